@@ -1,0 +1,113 @@
+"""Discovery: import the configured modules and find what there is to document.
+
+Scenario classes are the public classes a module defines that declare
+annotated inputs or properties; registry entries are the instances a registry
+object names. This is the only stage that imports user code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+
+def import_module(name: str) -> ModuleType:
+    return importlib.import_module(name)
+
+
+def resolve(dotted: str) -> Any:
+    """The object a dotted path names: the longest importable module, then attributes."""
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        module_name = ".".join(parts[:split])
+        try:
+            obj: Any = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for attribute in parts[split:]:
+            obj = getattr(obj, attribute)
+        return obj
+    raise ImportError(f"no module found for {dotted!r}")
+
+
+def dotted_path(obj: Any) -> str:
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def is_scenario_class(obj: Any, module: ModuleType) -> bool:
+    """A public class defined in ``module`` with declared inputs or properties."""
+    if not inspect.isclass(obj) or obj.__module__ != module.__name__:
+        return False
+    if obj.__name__.startswith("_"):
+        return False
+    has_inputs = bool(inspect.get_annotations(obj))
+    has_properties = any(isinstance(v, property) for v in vars(obj).values())
+    return has_inputs or has_properties
+
+
+def scenario_classes(module: ModuleType) -> list[type]:
+    """The scenario classes of ``module`` in definition order."""
+    return [obj for obj in vars(module).values() if is_scenario_class(obj, module)]
+
+
+def public_functions(module: ModuleType) -> list[Any]:
+    """Functions defined (not imported) in ``module``, in definition order."""
+    return [
+        obj
+        for name, obj in vars(module).items()
+        if inspect.isfunction(obj)
+        and obj.__module__ == module.__name__
+        and not name.startswith("_")
+    ]
+
+
+def registry_items(registry: Any) -> Iterator[tuple[str, Any]]:
+    """``(name, instance)`` for every public entry of a registry object."""
+    namespace = registry if isinstance(registry, Mapping) else vars(registry)
+    for name, value in namespace.items():
+        if not name.startswith("_") and not inspect.isroutine(value) and not inspect.isclass(value):
+            yield name, value
+
+
+def resolve_in_globals(namespace: Mapping[str, Any], dotted: str) -> Any | None:
+    """Look up ``a.b.c`` in a function's globals (or builtins); None if absent."""
+    head, *rest = dotted.split(".")
+    builtins = namespace.get("__builtins__", {})
+    if head in namespace:
+        obj = namespace[head]
+    elif isinstance(builtins, Mapping) and head in builtins:
+        obj = builtins[head]
+    else:
+        return None
+    for attribute in rest:
+        obj = getattr(obj, attribute, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def source_file(obj: Any) -> str | None:
+    """Absolute path of the file that defines ``obj``."""
+    try:
+        path = inspect.getsourcefile(obj)
+    except TypeError:
+        return None
+    return str(Path(path).resolve()) if path else None
+
+
+def display_path(module_name: str) -> str:
+    """A module's file relative to the folder holding its top-level package."""
+    module = sys.modules[module_name]
+    path = Path(module.__file__ or module_name).resolve()
+    top = sys.modules[module_name.partition(".")[0]]
+    top_file = Path(top.__file__ or path).resolve()
+    root = top_file.parent.parent if top_file.name == "__init__.py" else top_file.parent
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name

@@ -1,0 +1,82 @@
+"""Equations from the AST: what a derived attribute's body computes.
+
+A body that is a single ``return EXPR`` (after the docstring) yields EXPR as
+written. Any other body yields the functions it calls, so the page can point
+at the helper that carries the accounting. Nothing here executes code.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass
+
+from refgen.source import ModuleSource, docstring_node
+
+
+@dataclass(frozen=True)
+class ExtractedEquation:
+    """The static reading of one function body."""
+
+    expression: str | None
+    calls: tuple[str, ...]
+    """Dotted source names of called functions (``calc_x``, ``physics.calc_x``)."""
+    reason: str = ""
+
+
+def _dotted_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted_name(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def called_names(node: ast.AST) -> tuple[str, ...]:
+    """Names of the functions called anywhere under ``node``, first call first.
+
+    Method calls on ``self`` and on computed values (``x.to('MB')``) are left out:
+    only plain names and module attributes can name a helper.
+    """
+    calls: dict[str, None] = {}
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call):
+            name = _dotted_name(child.func)
+            if name and not name.startswith("self."):
+                calls.setdefault(name)
+    ordered = sorted(calls, key=lambda n: _first_position(node, n))
+    return tuple(ordered)
+
+
+def _first_position(node: ast.AST, name: str) -> tuple[int, int]:
+    positions = [
+        (child.lineno, child.col_offset)
+        for child in ast.walk(node)
+        if isinstance(child, ast.Call) and _dotted_name(child.func) == name
+    ]
+    return min(positions)
+
+
+def _body_without_docstring(function: ast.FunctionDef) -> list[ast.stmt]:
+    body = function.body
+    return body[1:] if docstring_node(body) is not None else body
+
+
+def _as_written(module: ModuleSource, node: ast.expr) -> str:
+    text = module.segment(node)
+    first, _, rest = text.partition("\n")
+    return first + ("\n" + textwrap.dedent(rest) if rest else "")
+
+
+def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> ExtractedEquation:
+    """Read the equation of ``function`` from its body."""
+    body = _body_without_docstring(function)
+    calls = called_names(ast.Module(body=body, type_ignores=[]))
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return ExtractedEquation(_as_written(module, body[0].value), calls)
+    if not body:
+        return ExtractedEquation(None, (), "the body is empty")
+    return ExtractedEquation(
+        None, calls, f"the body has {len(body)} statements, not a single return"
+    )

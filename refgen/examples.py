@@ -1,0 +1,88 @@
+"""Running the Examples section of a docstring and reporting failures by file line.
+
+The Sphinx build, the pytest plugin and the command line share this runner, so
+an example is checked the same way wherever it runs. Failures carry the
+``.py`` file and the line of the failing ``>>>`` prompt.
+"""
+
+from __future__ import annotations
+
+import doctest
+from dataclasses import dataclass
+
+from refgen.model import ExampleBlock, SourceLocation
+
+OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+@dataclass(frozen=True)
+class ExampleFailure:
+    """One ``>>>`` statement whose output differed or which raised."""
+
+    subject: str
+    location: SourceLocation
+    source: str
+    expected: str
+    got: str
+
+    def describe(self) -> str:
+        return (
+            f"example of {self.subject} failed at {self.location}:\n"
+            f"    {self.source.strip()}\n"
+            f"expected:\n{_indent(self.expected)}\ngot:\n{_indent(self.got)}"
+        )
+
+
+@dataclass(frozen=True)
+class ExampleRun:
+    """The outcome of running one Examples block."""
+
+    subject: str
+    attempted: int
+    failures: tuple[ExampleFailure, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _indent(text: str) -> str:
+    lines = text.rstrip("\n").split("\n") or [""]
+    return "\n".join(f"    {line}" for line in lines)
+
+
+class _CollectingRunner(doctest.DocTestRunner):
+    """A doctest runner that records failures instead of printing them."""
+
+    def __init__(self, subject: str) -> None:
+        super().__init__(verbose=False, optionflags=OPTION_FLAGS)
+        self.subject = subject
+        self.collected: list[ExampleFailure] = []
+
+    def _record(self, test: doctest.DocTest, example: doctest.Example, got: str) -> None:
+        line = (test.lineno or 0) + example.lineno + 1
+        self.collected.append(
+            ExampleFailure(
+                self.subject,
+                SourceLocation(test.filename or "<unknown>", line),
+                example.source,
+                example.want or "(nothing)\n",
+                got or "(nothing)\n",
+            )
+        )
+
+    def report_failure(self, out, test, example, got):  # type: ignore[no-untyped-def]
+        self._record(test, example, got)
+
+    def report_unexpected_exception(self, out, test, example, exc_info):  # type: ignore[no-untyped-def]
+        exception_type, exception, _ = exc_info
+        self._record(test, example, f"{exception_type.__name__}: {exception}\n")
+
+
+def run_examples(block: ExampleBlock, subject: str) -> ExampleRun:
+    """Run every ``>>>`` statement of ``block`` in a fresh namespace."""
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(block.text, {}, subject, block.location.path, block.location.line - 1)
+    runner = _CollectingRunner(subject)
+    result = runner.run(test, out=lambda _text: None, clear_globs=True)
+    return ExampleRun(subject, result.attempted, tuple(runner.collected))

@@ -1,0 +1,210 @@
+"""The plain data model that analysis produces and rendering consumes.
+
+Every record is a frozen dataclass holding text and source locations only: no
+live Python objects and nothing from Sphinx, so the same model can feed the
+Sphinx pages, the command line and a JSON export.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """A line in a source file (``line`` counts from 1)."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with the analysed code, reported as a warning."""
+
+    kind: str
+    """Short machine name of the problem, e.g. ``docstring`` or ``equation``."""
+    message: str
+    location: SourceLocation | None
+    subject: str
+    """Dotted name of the object at fault."""
+
+
+@dataclass(frozen=True)
+class NoteEntry:
+    """One labelled paragraph of a Notes section (``Equation: ...``)."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One item of a References section.
+
+    ``target`` is the dotted path of an implementation helper when the item
+    names one; literature references have ``target`` None.
+    """
+
+    text: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class ParameterEntry:
+    """One entry of a Parameters or Returns section."""
+
+    name: str
+    type: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ExampleBlock:
+    """The Examples section: reST text with doctest blocks, and where it starts."""
+
+    text: str
+    location: SourceLocation
+
+
+@dataclass(frozen=True)
+class Docstring:
+    """A docstring split into the sections of the scenario convention."""
+
+    summary: str = ""
+    description: str = ""
+    parameters: tuple[ParameterEntry, ...] = ()
+    returns: tuple[ParameterEntry, ...] = ()
+    notes: tuple[NoteEntry, ...] = ()
+    references: tuple[Reference, ...] = ()
+    examples: ExampleBlock | None = None
+    problems: tuple[Problem, ...] = ()
+
+    def note(self, label: str) -> str | None:
+        """Text of the Notes entry called ``label``, if there is one."""
+        for entry in self.notes:
+            if entry.label == label:
+                return entry.text
+        return None
+
+    @property
+    def implementation_references(self) -> tuple[Reference, ...]:
+        return tuple(ref for ref in self.references if ref.target)
+
+    @property
+    def literature_references(self) -> tuple[Reference, ...]:
+        return tuple(ref for ref in self.references if not ref.target)
+
+
+@dataclass(frozen=True)
+class Equation:
+    """What a derived attribute computes, as far as static analysis can tell.
+
+    ``expression`` is the source of a one-line ``return EXPR`` body, exactly as
+    written. Otherwise it is None, ``helpers`` names the functions the body
+    calls (dotted paths) and ``reason`` says why no expression is shown.
+    """
+
+    expression: str | None
+    helpers: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class InputDoc:
+    """A stated input of a scenario: a constructor keyword."""
+
+    name: str
+    annotation: str
+    """The type annotation as written in the source."""
+    default: str | None
+    """The declared default as written, or None when the input is required."""
+    description: str
+    location: SourceLocation
+
+
+@dataclass(frozen=True)
+class DerivedDoc:
+    """A derived attribute: a property computed from the inputs."""
+
+    name: str
+    qualname: str
+    """Dotted path: ``module.Class.name``."""
+    description: str
+    equation: Equation
+    location: SourceLocation
+    return_annotation: str = ""
+
+
+@dataclass(frozen=True)
+class RegistryEntryDoc:
+    """A named instance of a scenario class in the registry."""
+
+    name: str
+    registry: str
+    """Dotted path of the registry object that holds the entry."""
+    scenario: str
+    """Dotted path of the entry's class."""
+    description: str = ""
+    inputs: tuple[tuple[str, str], ...] = ()
+    """The keyword arguments of the entry's construction, as written."""
+    location: SourceLocation | None = None
+
+
+@dataclass(frozen=True)
+class RegistryDoc:
+    """The registry object and its entries."""
+
+    qualname: str
+    title: str
+    description: str
+    entries: tuple[RegistryEntryDoc, ...]
+    location: SourceLocation | None = None
+
+
+@dataclass(frozen=True)
+class ScenarioDoc:
+    """Everything the reference shows about one scenario class."""
+
+    name: str
+    module: str
+    qualname: str
+    category: str
+    source_path: str
+    """Path of the implementation file relative to the package's parent folder."""
+    location: SourceLocation
+    docstring: Docstring
+    inputs: tuple[InputDoc, ...]
+    derived: tuple[DerivedDoc, ...]
+    registry_entries: tuple[RegistryEntryDoc, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def attribute_names(self) -> tuple[str, ...]:
+        return tuple(i.name for i in self.inputs) + tuple(d.name for d in self.derived)
+
+
+@dataclass(frozen=True)
+class HelperDoc:
+    """A physics helper function that scenarios delegate to."""
+
+    name: str
+    qualname: str
+    signature: str
+    docstring: Docstring
+    location: SourceLocation
+
+
+@dataclass(frozen=True)
+class ModuleDoc:
+    """A module of scenario classes (a category) or of helpers."""
+
+    name: str
+    title: str
+    description: str
+    location: SourceLocation
+    members: tuple[str, ...] = field(default=())
+    """Names of the scenario classes or helpers it defines, in source order."""

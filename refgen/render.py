@@ -1,0 +1,334 @@
+"""Rendering: reStructuredText for the reference pages, from the data model only.
+
+Each ``render_*`` function takes model records and returns the lines of one
+page (or one part of it). Nothing here imports user code, evaluates an
+attribute or talks to Sphinx; the Sphinx layer parses these lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from refgen.model import (
+    DerivedDoc,
+    Docstring,
+    Equation,
+    HelperDoc,
+    InputDoc,
+    ModuleDoc,
+    ParameterEntry,
+    RegistryDoc,
+    ScenarioDoc,
+)
+
+SOURCE_ROLE = "refgen-source"
+
+CONSTRUCTION_NOTE = (
+    "Build this scenario with keyword arguments only. "
+    "Each input below gives the type it is annotated with and its declared default."
+)
+EXAMPLES_INTRO = (
+    "The registry entry {entries} supplies the inputs. "
+    "The figures are what the model computes from them, not measurements."
+)
+IMPLEMENTATION_INTRO = (
+    "Implementation: the helpers below carry the accounting rules this scenario "
+    "relies on; each entry states its equation and assumptions."
+)
+BODY_EQUATION = (
+    "The method body carries this accounting over several statements; "
+    "the equation is stated by {helpers}."
+)
+BODY_EQUATION_NO_HELPER = (
+    "The method body carries this accounting over several statements ({reason})."
+)
+
+_INLINE_MARKUP = re.compile(r"(``.+?``|`[^`]*`_{0,2}|:[\w:+-]+:`[^`]*`)")
+_WORD = r"(?<![\w.`]){name}(?![\w`])"
+
+
+def heading(text: str, underline: str) -> list[str]:
+    return [text, underline * len(text), ""]
+
+
+def indent(lines: Iterable[str], prefix: str = "   ") -> list[str]:
+    return [prefix + line if line else "" for line in lines]
+
+
+def link_names(text: str, targets: Mapping[str, str]) -> str:
+    """Turn bare mentions of known names into cross-references.
+
+    ``targets`` maps a name to the role text that replaces it, e.g.
+    ``{"weights": ":py:attr:`~pkg.Cls.weights`"}``. Text already inside inline
+    markup is left alone.
+    """
+    if not targets:
+        return text
+    pattern = re.compile(
+        "|".join(
+            _WORD.format(name=re.escape(name)) for name in sorted(targets, key=len, reverse=True)
+        )
+    )
+    pieces = _INLINE_MARKUP.split(text)
+    for index in range(0, len(pieces), 2):
+        pieces[index] = pattern.sub(lambda m: targets[m.group(0)], pieces[index])
+    return "".join(pieces)
+
+
+def scenario_link_targets(scenario: ScenarioDoc) -> dict[str, str]:
+    """Names a scenario's prose may mention: its attributes and its helpers."""
+    targets = {name: f":py:attr:`~{scenario.qualname}.{name}`" for name in scenario.attribute_names}
+    helpers = [r.target for r in scenario.docstring.implementation_references]
+    helpers += [h for d in scenario.derived for h in d.equation.helpers]
+    for helper in helpers:
+        if helper:
+            targets.setdefault(helper.rpartition(".")[2], f":py:func:`~{helper}`")
+    return targets
+
+
+def inline_code(code: str) -> list[str]:
+    """Code as an inline literal, or as a block when a literal cannot hold it."""
+    if "\n" in code or "``" in code or code != code.strip():
+        return ["", ".. code-block:: python", "", *indent(code.split("\n")), ""]
+    return [f"``{code}``"]
+
+
+def field(name: str, body: list[str]) -> list[str]:
+    """A field list item whose body may span several lines."""
+    first, *rest = body or [""]
+    return [f":{name}: {first}".rstrip(), *indent(rest)]
+
+
+def render_notes(doc: Docstring, targets: Mapping[str, str]) -> list[str]:
+    lines: list[str] = []
+    for entry in doc.notes:
+        text = link_names(entry.text, targets)
+        if entry.label:
+            lines += field(entry.label, text.split("\n"))
+        else:
+            lines += ["", text, ""]
+    return lines
+
+
+def _examples_intro(scenario: ScenarioDoc) -> str:
+    entries = ", ".join(
+        f":py:attr:`{e.name} <{e.registry}.{e.name}>`" for e in scenario.registry_entries
+    )
+    return EXAMPLES_INTRO.format(entries=entries) if entries else ""
+
+
+def render_references(doc: Docstring) -> list[str]:
+    lines: list[str] = []
+    implementation = doc.implementation_references
+    if implementation:
+        lines += [IMPLEMENTATION_INTRO, ""]
+        lines += [f"- :py:func:`{ref.target}`" for ref in implementation]
+        lines.append("")
+    literature = doc.literature_references
+    if literature:
+        lines += ["Literature:", ""]
+        lines += [f"- {ref.text}" for ref in literature]
+        lines.append("")
+    return lines
+
+
+def _attribute_table(scenario: ScenarioDoc) -> list[str]:
+    rows = [(i.name, i.description) for i in scenario.inputs]
+    rows += [(d.name, d.description) for d in scenario.derived]
+    targets = scenario_link_targets(scenario)
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :class: refgen-attributes",
+        "",
+        "   * - Name",
+        "     - Description",
+    ]
+    for name, description in sorted(rows):
+        lines += [
+            f"   * - :py:attr:`~{scenario.qualname}.{name}`",
+            f"     - {link_names(description, targets)}".rstrip(),
+        ]
+    return lines + [""]
+
+
+def _signature(scenario: ScenarioDoc) -> str:
+    parts = []
+    for item in scenario.inputs:
+        default = f"={item.default}" if item.default is not None else ""
+        parts.append(f"{item.name}{default}")
+    return f"{scenario.name}(*, {', '.join(parts)})" if parts else scenario.name
+
+
+def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, str]) -> list[str]:
+    default = f"``{item.default}``" if item.default is not None else "required"
+    lines = heading(item.name, "^")
+    lines += [f".. py:attribute:: {scenario.name}.{item.name}", ""]
+    if item.description:
+        lines += indent([link_names(item.description, targets), ""])
+    lines += indent(
+        [*field("Type", inline_code(item.annotation)), *field("Declared default", [default])]
+    )
+    return lines + [""]
+
+
+def render_equation(equation: Equation) -> list[str]:
+    if equation.expression is not None:
+        return inline_code(equation.expression)
+    if equation.helpers:
+        helpers = " and ".join(f":py:func:`~{h}`" for h in equation.helpers)
+        return [BODY_EQUATION.format(helpers=helpers)]
+    return [BODY_EQUATION_NO_HELPER.format(reason=equation.reason)]
+
+
+def render_derived(
+    scenario: ScenarioDoc, item: DerivedDoc, targets: Mapping[str, str]
+) -> list[str]:
+    lines = heading(item.name, "^")
+    lines.append(f".. py:property:: {scenario.name}.{item.name}")
+    if item.return_annotation:
+        lines.append(f"   :type: {item.return_annotation}")
+    lines.append("")
+    if item.description:
+        lines += indent([link_names(item.description, targets), ""])
+    lines += indent(field("Equation", render_equation(item.equation)))
+    return lines + [""]
+
+
+def render_scenario(scenario: ScenarioDoc) -> list[str]:
+    """The whole reference page of one scenario class."""
+    doc = scenario.docstring
+    targets = scenario_link_targets(scenario)
+    lines = heading(scenario.name, "=")
+    lines += [f".. py:currentmodule:: {scenario.module}", ""]
+    lines += [
+        ".. rst-class:: refgen-provenance",
+        "",
+        f":doc:`{scenario.category} <index>` · Implementation: "
+        f":{SOURCE_ROLE}:`{scenario.source_path} <{scenario.qualname}>`",
+        "",
+        ".. rst-class:: refgen-construction",
+        "",
+        CONSTRUCTION_NOTE,
+        "",
+        f".. py:class:: {_signature(scenario)}",
+        "",
+    ]
+    for paragraph in (doc.summary, *doc.description.split("\n\n")):
+        if paragraph:
+            lines += indent([link_names(paragraph, targets), ""])
+    if doc.notes:
+        lines += heading("Notes", "-") + render_notes(doc, targets) + [""]
+    if doc.references:
+        lines += heading("References", "-") + render_references(doc)
+    if doc.examples:
+        intro = _examples_intro(scenario)
+        lines += heading("Examples", "-") + ([intro, ""] if intro else [])
+        lines += doc.examples.text.split("\n") + [""]
+    lines += heading("Attributes", "-") + _attribute_table(scenario)
+    if scenario.inputs:
+        lines += heading("Inputs", "-")
+        for item in scenario.inputs:
+            lines += render_input(scenario, item, targets)
+    if scenario.derived:
+        lines += heading("Derived attributes", "-")
+        for derived in scenario.derived:
+            lines += render_derived(scenario, derived, targets)
+    return lines
+
+
+def render_category(module: ModuleDoc, scenarios: Iterable[ScenarioDoc]) -> list[str]:
+    """A category page: the module's title and description, and its scenarios."""
+    scenarios = list(scenarios)
+    lines = heading(module.title, "=")
+    if module.description:
+        lines += [module.description, ""]
+    lines += [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :class: refgen-category",
+        "",
+        "   * - Scenario",
+        "     - Summary",
+    ]
+    for scenario in scenarios:
+        lines += [f"   * - :doc:`{scenario.name}`", f"     - {scenario.docstring.summary}".rstrip()]
+    lines += ["", ".. toctree::", "   :hidden:", ""]
+    lines += [f"   {scenario.name}" for scenario in scenarios]
+    return lines + [""]
+
+
+def _parameter_fields(kind: str, entries: Iterable[ParameterEntry]) -> list[str]:
+    lines: list[str] = []
+    for entry in entries:
+        lines += field(f"{kind} {entry.name}", [entry.description or entry.name])
+        if entry.type:
+            lines += field(f"type {entry.name}", [entry.type])
+    return lines
+
+
+def _returns_field(entries: tuple[ParameterEntry, ...]) -> list[str]:
+    if not entries:
+        return []
+    items = [f"- **{e.name}** (``{e.type}``) -- {e.description}" for e in entries]
+    return field("returns", ["", *items]) if len(items) > 1 else field("returns", [items[0][2:]])
+
+
+def render_helper(helper: HelperDoc) -> list[str]:
+    doc = helper.docstring
+    lines = [f".. py:function:: {helper.name}{helper.signature}", ""]
+    body: list[str] = []
+    for paragraph in (doc.summary, *doc.description.split("\n\n")):
+        if paragraph:
+            body += [paragraph, ""]
+    body += _parameter_fields("param", doc.parameters)
+    body += _returns_field(doc.returns)
+    body.append("")
+    if doc.notes:
+        body += [".. rubric:: Notes", ""] + render_notes(doc, {}) + [""]
+    if doc.references:
+        body += [".. rubric:: References", ""] + render_references(doc)
+    if doc.examples:
+        body += [".. rubric:: Examples", "", *doc.examples.text.split("\n"), ""]
+    return lines + indent(body) + [""]
+
+
+def render_helper_module(module: ModuleDoc, helpers: Iterable[HelperDoc]) -> list[str]:
+    """A page of helper functions: each with its signature, equation and assumptions."""
+    lines = heading(module.title, "=")
+    lines += [f".. py:module:: {module.name}", ""]
+    if module.description:
+        lines += [module.description, ""]
+    for helper in helpers:
+        lines += render_helper(helper)
+    return lines
+
+
+def render_index(title: str, intro: str, entries: Iterable[str]) -> list[str]:
+    """The reference's root page, a toctree of category and helper pages."""
+    lines = heading(title, "=") + [intro, "", ".. toctree::", "   :maxdepth: 1", ""]
+    return lines + [f"   {entry}" for entry in entries] + [""]
+
+
+def render_registry(registry: RegistryDoc) -> list[str]:
+    """The registry page: every named scenario with its class and stated inputs."""
+    module, _, name = registry.qualname.rpartition(".")
+    lines = heading("Registry", "=")
+    if module:
+        lines += [f".. py:currentmodule:: {module}", ""]
+    lines += [f".. py:class:: {name}", ""]
+    for paragraph in (registry.title, *registry.description.split("\n\n")):
+        if paragraph:
+            lines += indent([paragraph, ""])
+    for entry in registry.entries:
+        lines += heading(entry.name, "-")
+        lines += [f".. py:attribute:: {name}.{entry.name}", f"   :type: {entry.scenario}", ""]
+        if entry.description:
+            lines += indent([entry.description, ""])
+        lines += indent(field("Scenario", [f":py:class:`~{entry.scenario}`"]))
+        if entry.inputs:
+            items = [f"- ``{key}={value}``" for key, value in entry.inputs]
+            lines += indent(field("Stated inputs", ["", *items]))
+        lines.append("")
+    return lines

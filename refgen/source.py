@@ -1,0 +1,177 @@
+"""Source reading: the parsed text of a module and the declarations in a class body.
+
+Everything here works on the file as written (via :mod:`ast`), so annotations
+and defaults are shown the way the author typed them, and every item keeps
+its line number.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ModuleSource:
+    """A module's file, its text and its syntax tree."""
+
+    path: str
+    text: str
+    tree: ast.Module
+
+    def segment(self, node: ast.AST) -> str:
+        """The source text of ``node`` exactly as written."""
+        return ast.get_source_segment(self.text, node) or ""
+
+
+@dataclass(frozen=True)
+class FieldSource:
+    """An annotated assignment in a class body: one declared input."""
+
+    name: str
+    annotation: str
+    default: str | None
+    docstring: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class PropertySource:
+    """A method decorated as a property (or cached property)."""
+
+    name: str
+    node: ast.FunctionDef
+    docstring: str | None
+    line: int
+
+
+PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
+
+
+def read_module_source(path: str) -> ModuleSource:
+    """Parse ``path``; the result is cached until the file changes."""
+    stat = os.stat(path)
+    return _read_module_source(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _read_module_source(path: str, mtime_ns: int, size: int) -> ModuleSource:
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    return ModuleSource(path, text, ast.parse(text, filename=path))
+
+
+def find_class(tree: ast.Module, qualname: str) -> ast.ClassDef | None:
+    """The class definition for a (possibly nested) qualified name."""
+    scope: list[ast.stmt] = tree.body
+    found: ast.ClassDef | None = None
+    for part in qualname.split("."):
+        found = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if found is None:
+            return None
+        scope = found.body
+    return found
+
+
+def find_function(tree: ast.Module, name: str) -> ast.FunctionDef | None:
+    return next(
+        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name),
+        None,
+    )
+
+
+def docstring_node(body: list[ast.stmt]) -> ast.Constant | None:
+    """The string literal that opens ``body``, if any."""
+    if body and isinstance(body[0], ast.Expr):
+        value = body[0].value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return value
+    return None
+
+
+def _attribute_docstring(body: list[ast.stmt], index: int) -> str | None:
+    """The string literal right after statement ``index`` (Sphinx's ``#:`` rival)."""
+    if index + 1 < len(body):
+        node = docstring_node(body[index + 1 :])
+        if node is not None:
+            return str(node.value)
+    return None
+
+
+def class_fields(module: ModuleSource, classdef: ast.ClassDef) -> list[FieldSource]:
+    """Annotated names in the class body, in order, skipping ``ClassVar``."""
+    fields = []
+    for index, node in enumerate(classdef.body):
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            continue
+        annotation = module.segment(node.annotation)
+        if annotation.startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        fields.append(
+            FieldSource(
+                name=node.target.id,
+                annotation=annotation,
+                default=module.segment(node.value) if node.value is not None else None,
+                docstring=_attribute_docstring(classdef.body, index),
+                line=node.lineno,
+            )
+        )
+    return fields
+
+
+def _decorator_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def class_properties(classdef: ast.ClassDef) -> list[PropertySource]:
+    """Methods decorated with ``property`` or ``cached_property``, in order."""
+    found = []
+    for node in classdef.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        if not any(_decorator_name(d) in PROPERTY_DECORATORS for d in node.decorator_list):
+            continue
+        doc = docstring_node(node.body)
+        found.append(
+            PropertySource(
+                node.name, node, str(doc.value) if doc is not None else None, node.lineno
+            )
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class AssignmentSource:
+    """A plain ``name = value`` in a class body, e.g. one registry entry."""
+
+    name: str
+    keywords: tuple[tuple[str, str], ...]
+    """Keyword arguments as written, when the value is a call."""
+    docstring: str | None
+    line: int
+
+
+def class_assignments(module: ModuleSource, classdef: ast.ClassDef) -> dict[str, AssignmentSource]:
+    """The plain assignments of a class body, by name."""
+    found = {}
+    for index, node in enumerate(classdef.body):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not isinstance(target, ast.Name):
+            continue
+        keywords: tuple[tuple[str, str], ...] = ()
+        if isinstance(node.value, ast.Call):
+            keywords = tuple(
+                (kw.arg, module.segment(kw.value)) for kw in node.value.keywords if kw.arg
+            )
+        found[target.id] = AssignmentSource(
+            target.id, keywords, _attribute_docstring(classdef.body, index), node.lineno
+        )
+    return found

@@ -1,0 +1,262 @@
+"""The Sphinx wiring: configuration, generated pages, directives and warnings.
+
+This layer only connects the stages: at ``builder-inited`` it plans and writes
+the page stubs (:mod:`refgen.pages`); when Sphinx reads a stub, a directive
+analyses the object (:mod:`refgen.analysis`), renders it
+(:mod:`refgen.render`), runs its examples (:mod:`refgen.examples`) and
+reports every problem through :func:`warn`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective, SphinxRole
+from sphinx.util.nodes import make_refnode
+from sphinx.util.parsing import nested_parse_to_nodes
+
+from refgen import __version__, analysis, discovery, render
+from refgen.examples import run_examples
+from refgen.model import Problem, SourceLocation
+from refgen.pages import plan_site, write_plan
+
+logger = logging.getLogger(__name__)
+
+INDEX_INTRO = (
+    "Every page below is compiled from the scenario code: inputs, derived "
+    "attributes and their equations are read from the source, and the examples "
+    "run at every build."
+)
+
+
+def warn(kind: str, message: str, location: SourceLocation | str | None) -> None:
+    """Report a problem as a Sphinx warning of type ``refgen.<kind>``."""
+    logger.warning(
+        message, type="refgen", subtype=kind, location=str(location) if location else None
+    )
+
+
+def warn_problem(problem: Problem) -> None:
+    warn(problem.kind, f"{problem.subject}: {problem.message}", problem.location)
+
+
+class pending_source_link(nodes.Inline, nodes.TextElement):
+    """A link to the highlighted source of an object, resolved after reading."""
+
+
+class SourceRole(SphinxRole):
+    """``:refgen-source:`path <module.Class>``` links to the viewcode page of Class."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        label, _, target = self.text.partition(" <")
+        node = pending_source_link("", "", nodes.literal(label, label))
+        node["reftarget"] = target.rstrip(">")
+        return [node], []
+
+
+class SourceLinks(SphinxPostTransform):
+    """Point source links at viewcode's module pages, or leave plain text."""
+
+    default_priority = 100
+
+    def run(self, **kwargs: Any) -> None:
+        modules = getattr(self.env, "_viewcode_modules", {})
+        for node in list(self.document.findall(pending_source_link)):
+            target = node["reftarget"]
+            module_name, _, fullname = self._split(target, modules)
+            if self.app.builder.format == "html" and modules.get(module_name):
+                page = "_modules/" + module_name.replace(".", "/")
+                ref = make_refnode(
+                    self.app.builder, self.env.docname, page, fullname, node.children[0].deepcopy()
+                )
+                node.replace_self(ref)
+            else:
+                node.replace_self(node.children[0].deepcopy())
+
+    @staticmethod
+    def _split(target: str, modules: dict[str, Any]) -> tuple[str, str, str]:
+        parts = target.split(".")
+        for split in range(len(parts) - 1, 0, -1):
+            module_name = ".".join(parts[:split])
+            if module_name in modules or module_name in sys.modules:
+                return module_name, ".", ".".join(parts[split:])
+        return target.rpartition(".")
+
+
+class _GeneratedPageDirective(SphinxDirective):
+    """Common parts of the directives that fill a generated page."""
+
+    required_arguments = 1
+    has_content = False
+
+    def parse_lines(self, lines: list[str], source: SourceLocation) -> list[nodes.Node]:
+        content = StringList()
+        for line in lines:
+            content.append(line, source.path, source.line - 1)
+        return nested_parse_to_nodes(self.state, content, allow_section_headings=True)
+
+    def depend_on(self, *objects: Any) -> None:
+        for obj in objects:
+            path = discovery.source_file(obj)
+            if path:
+                self.env.note_dependency(path)
+
+
+class ScenarioDirective(_GeneratedPageDirective):
+    """``.. refgen-scenario:: module.Class``: the reference page of one class."""
+
+    def run(self) -> list[nodes.Node]:
+        config = self.config
+        try:
+            cls = discovery.resolve(self.arguments[0])
+            registry = (
+                analysis.analyse_registry(config.refgen_registry)
+                if config.refgen_registry
+                else None
+            )
+            scenario = analysis.analyse_scenario(cls, registry)
+        except Exception as error:
+            warn(
+                "analysis",
+                f"cannot document {self.arguments[0]}: {type(error).__name__}: {error}",
+                self.get_location(),
+            )
+            return []
+        self.depend_on(cls, *self._registry_objects())
+        for helper in {h for d in scenario.derived for h in d.equation.helpers}:
+            self._depend_on_path(helper)
+        for problem in scenario.problems:
+            warn_problem(problem)
+        if scenario.docstring.examples and self._runs_examples():
+            outcome = run_examples(scenario.docstring.examples, scenario.qualname)
+            for failure in outcome.failures:
+                warn("example", failure.describe(), failure.location)
+        return self.parse_lines(render.render_scenario(scenario), scenario.location)
+
+    def _runs_examples(self) -> bool:
+        # The doctest builder runs these examples itself; running them here would double them.
+        return bool(self.config.refgen_run_examples) and self.env.app.builder.name != "doctest"
+
+    def _registry_objects(self) -> list[Any]:
+        if not self.config.refgen_registry:
+            return []
+        try:
+            return [discovery.resolve(self.config.refgen_registry)]
+        except Exception:
+            return []
+
+    def _depend_on_path(self, dotted: str) -> None:
+        with contextlib.suppress(Exception):
+            self.depend_on(discovery.resolve(dotted))
+
+
+class CategoryDirective(_GeneratedPageDirective):
+    """``.. refgen-category:: module``: the page of one category."""
+
+    def run(self) -> list[nodes.Node]:
+        module_name = self.arguments[0]
+        try:
+            module = discovery.import_module(module_name)
+            doc = analysis.analyse_module(module_name)
+            scenarios = [analysis.analyse_scenario(c) for c in discovery.scenario_classes(module)]
+        except Exception as error:
+            warn("analysis", f"cannot document module {module_name}: {error}", self.get_location())
+            return []
+        self.depend_on(module)
+        return self.parse_lines(render.render_category(doc, scenarios), doc.location)
+
+
+class HelpersDirective(_GeneratedPageDirective):
+    """``.. refgen-helpers:: module``: the page of a module of helper functions."""
+
+    def run(self) -> list[nodes.Node]:
+        module_name = self.arguments[0]
+        try:
+            module = discovery.import_module(module_name)
+            doc = analysis.analyse_module(module_name)
+            helpers = [analysis.analyse_helper(f) for f in discovery.public_functions(module)]
+        except Exception as error:
+            warn("analysis", f"cannot document module {module_name}: {error}", self.get_location())
+            return []
+        self.depend_on(module)
+        for helper in helpers:
+            for problem in helper.docstring.problems:
+                warn_problem(problem)
+        return self.parse_lines(render.render_helper_module(doc, helpers), doc.location)
+
+
+class RegistryDirective(_GeneratedPageDirective):
+    """``.. refgen-registry:: module.Registry``: the page of the named scenarios."""
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            registry_object = discovery.resolve(self.arguments[0])
+            registry = analysis.analyse_registry(self.arguments[0])
+        except Exception as error:
+            warn(
+                "registry",
+                f"cannot read registry {self.arguments[0]}: {error}",
+                self.get_location(),
+            )
+            return []
+        self.depend_on(registry_object)
+        location = registry.location or SourceLocation(self.get_location(), self.lineno)
+        return self.parse_lines(render.render_registry(registry), location)
+
+
+class IndexDirective(_GeneratedPageDirective):
+    """``.. refgen-index:: Title`` with one toctree entry per content line."""
+
+    has_content = True
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        lines = render.render_index(
+            self.arguments[0], INDEX_INTRO, [e.strip() for e in self.content]
+        )
+        location = SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)
+        return self.parse_lines(lines, location)
+
+
+def generate_pages(app: Sphinx) -> None:
+    """Plan the reference and write its stubs before Sphinx looks for sources."""
+    config = app.config
+    plan = plan_site(
+        config.refgen_modules, config.refgen_registry, config.refgen_root, config.refgen_title
+    )
+    for problem in plan.problems:
+        warn_problem(problem)
+    written = write_plan(plan, Path(app.srcdir), config.refgen_root)
+    logger.info(
+        "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
+        plan.scenario_count,
+        len(plan.pages),
+        len(written),
+    )
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension("sphinx.ext.viewcode")
+    app.add_config_value("refgen_modules", [], "env", types=frozenset({list, tuple}))
+    app.add_config_value("refgen_registry", None, "env", types=frozenset({str, type(None)}))
+    app.add_config_value("refgen_root", "reference", "env", types=frozenset({str}))
+    app.add_config_value("refgen_title", "Reference", "env", types=frozenset({str}))
+    app.add_config_value("refgen_run_examples", True, "env", types=frozenset({bool}))
+    app.add_node(pending_source_link)
+    app.add_role("refgen-source", SourceRole())
+    app.add_directive("refgen-scenario", ScenarioDirective)
+    app.add_directive("refgen-category", CategoryDirective)
+    app.add_directive("refgen-helpers", HelpersDirective)
+    app.add_directive("refgen-registry", RegistryDirective)
+    app.add_directive("refgen-index", IndexDirective)
+    app.add_post_transform(SourceLinks)
+    app.connect("builder-inited", generate_pages)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
