@@ -26,6 +26,7 @@ from refgen.model import (
     InputDoc,
     ModuleDoc,
     Problem,
+    Reference,
     RegistryDoc,
     RegistryEntryDoc,
     ScenarioDoc,
@@ -192,6 +193,37 @@ def analyse_registry(registry_path: str) -> RegistryDoc:
     )
 
 
+def _canonical_references(
+    docstring: Docstring, location: SourceLocation, subject: str, problems: list[Problem]
+) -> Docstring:
+    """Point implementation references at the helper's defining module.
+
+    ``pkg.physics.helper`` may be a re-export of ``pkg.physics.memory.helper``;
+    the helper is documented (and cross-referenced) under the defining path.
+    """
+    references = []
+    for reference in docstring.references:
+        if reference.target is None:
+            references.append(reference)
+            continue
+        try:
+            target = discovery.resolve(reference.target)
+        except (ImportError, AttributeError):
+            problems.append(
+                Problem(
+                    "reference",
+                    f"implementation reference {reference.target!r} cannot be imported",
+                    location,
+                    subject,
+                )
+            )
+            references.append(Reference(reference.text, None))
+            continue
+        canonical = discovery.dotted_path(target) if callable(target) else reference.target
+        references.append(Reference(reference.text, canonical))
+    return dataclasses.replace(docstring, references=tuple(references))
+
+
 def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> ScenarioDoc:
     """The full reference record of one scenario class."""
     qualname = discovery.dotted_path(cls)
@@ -207,6 +239,9 @@ def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> Scenario
         qualname,
     )
     problems = list(docstring.problems)
+    docstring = _canonical_references(
+        docstring, SourceLocation(source.path, classdef.lineno), qualname, problems
+    )
     category = analyse_module(cls.__module__).title
     return ScenarioDoc(
         name=cls.__name__,

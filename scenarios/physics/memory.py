@@ -1,7 +1,7 @@
-"""Physics helpers: the accounting rules that scenario classes delegate to.
+"""Memory and traffic helpers
 
-Each helper states its equation and its assumptions in its docstring, so a
-scenario that calls it can point readers here instead of repeating the rule.
+Byte accounting for training and inference: how much has to be resident,
+and how many bytes cross the DRAM interface per step.
 """
 
 from __future__ import annotations
