@@ -25,11 +25,14 @@ class ExampleFailure:
     expected: str
     got: str
 
-    def describe(self) -> str:
+    def describe(self, with_location: bool = True) -> str:
+        """The failure as text; every line after the first is indented."""
+        where = f" at {self.location}" if with_location else ""
         return (
-            f"example of {self.subject} failed at {self.location}:\n"
-            f"    {self.source.strip()}\n"
-            f"expected:\n{_indent(self.expected)}\ngot:\n{_indent(self.got)}"
+            f"example of {self.subject} failed{where}\n"
+            f"{_indent('>>> ' + self.source.strip())}\n"
+            f"    expected:\n{_indent(self.expected, 8)}\n"
+            f"    got:\n{_indent(self.got, 8)}"
         )
 
 
@@ -46,9 +49,9 @@ class ExampleRun:
         return not self.failures
 
 
-def _indent(text: str) -> str:
-    lines = text.rstrip("\n").split("\n") or [""]
-    return "\n".join(f"    {line}" for line in lines)
+def _indent(text: str, width: int = 4) -> str:
+    lines = text.rstrip("\n").split("\n")
+    return "\n".join(" " * width + line for line in lines)
 
 
 class _CollectingRunner(doctest.DocTestRunner):

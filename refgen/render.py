@@ -23,6 +23,7 @@ from refgen.model import (
 )
 
 SOURCE_ROLE = "refgen-source"
+EQUATION_ROLE = "refgen-equation"
 
 CONSTRUCTION_NOTE = (
     "Build this scenario with keyword arguments only. "
@@ -87,11 +88,15 @@ def scenario_link_targets(scenario: ScenarioDoc) -> dict[str, str]:
     return targets
 
 
-def inline_code(code: str) -> list[str]:
-    """Code as an inline literal, or as a block when a literal cannot hold it."""
-    if "\n" in code or "``" in code or code != code.strip():
+def inline_code(code: str, role: str | None = None) -> list[str]:
+    """Code as an inline literal (through ``role`` if given), or as a block.
+
+    A block is used when the code spans lines or holds characters that inline
+    markup would swallow (backquotes, backslashes, edge spaces).
+    """
+    if "\n" in code or "`" in code or "\\" in code or code != code.strip():
         return ["", ".. code-block:: python", "", *indent(code.split("\n")), ""]
-    return [f"``{code}``"]
+    return [f":{role}:`{code}`" if role else f"``{code}``"]
 
 
 def field(name: str, body: list[str]) -> list[str]:
@@ -175,7 +180,7 @@ def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, st
 
 def render_equation(equation: Equation) -> list[str]:
     if equation.expression is not None:
-        return inline_code(equation.expression)
+        return inline_code(equation.expression, EQUATION_ROLE)
     if equation.helpers:
         helpers = " and ".join(f":py:func:`~{h}`" for h in equation.helpers)
         return [BODY_EQUATION.format(helpers=helpers)]
@@ -189,7 +194,7 @@ def render_derived(
     lines.append(f".. py:property:: {scenario.name}.{item.name}")
     if item.return_annotation:
         lines.append(f"   :type: {item.return_annotation}")
-    lines.append("")
+    lines += ["", "   .. rst-class:: refgen-qualname", "", f"   ``{item.qualname}``", ""]
     if item.description:
         lines += indent([link_names(item.description, targets), ""])
     lines += indent(field("Equation", render_equation(item.equation)))

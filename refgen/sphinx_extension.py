@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from sphinx.util.parsing import nested_parse_to_nodes
 
 from refgen import __version__, analysis, discovery, render
 from refgen.examples import run_examples
-from refgen.model import Problem, SourceLocation
+from refgen.model import ExampleBlock, Problem, SourceLocation
 from refgen.pages import plan_site, write_plan
 
 logger = logging.getLogger(__name__)
@@ -91,16 +92,49 @@ class SourceLinks(SphinxPostTransform):
         return target.rpartition(".")
 
 
+class EquationRole(SphinxRole):
+    """``:refgen-equation:`expr``` shows an equation's code as written, straight quotes and all."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        return [nodes.literal(self.rawtext, self.text, classes=["refgen-equation"])], []
+
+
+def _find_run(lines: list[str], run: list[str]) -> int | None:
+    """Index where ``run`` occurs as consecutive items of ``lines``."""
+    for start in range(len(lines) - len(run) + 1):
+        if lines[start : start + len(run)] == run:
+            return start
+    return None
+
+
 class _GeneratedPageDirective(SphinxDirective):
     """Common parts of the directives that fill a generated page."""
 
     required_arguments = 1
     has_content = False
 
-    def parse_lines(self, lines: list[str], source: SourceLocation) -> list[nodes.Node]:
+    def parse_lines(
+        self, lines: list[str], source: SourceLocation, verbatim: Iterable[ExampleBlock] = ()
+    ) -> list[nodes.Node]:
+        """Parse rendered lines, each mapped to a line of the Python source.
+
+        Lines copied verbatim from a docstring block map to their own file line
+        (so docutils and the doctest builder report them there); the rest map
+        to ``source``.
+        """
+        origins = [(source.path, source.line - 1)] * len(lines)
+        for block in verbatim:
+            block_lines = block.text.split("\n")
+            start = _find_run(lines, block_lines)
+            if start is not None:
+                for offset in range(len(block_lines)):
+                    origins[start + offset] = (
+                        block.location.path,
+                        block.location.line - 1 + offset,
+                    )
         content = StringList()
-        for line in lines:
-            content.append(line, source.path, source.line - 1)
+        for line, (path, offset) in zip(lines, origins, strict=True):
+            content.append(line, path, offset)
         return nested_parse_to_nodes(self.state, content, allow_section_headings=True)
 
     def depend_on(self, *objects: Any) -> None:
@@ -138,8 +172,9 @@ class ScenarioDirective(_GeneratedPageDirective):
         if scenario.docstring.examples and self._runs_examples():
             outcome = run_examples(scenario.docstring.examples, scenario.qualname)
             for failure in outcome.failures:
-                warn("example", failure.describe(), failure.location)
-        return self.parse_lines(render.render_scenario(scenario), scenario.location)
+                warn("example", failure.describe(with_location=False), failure.location)
+        examples = [scenario.docstring.examples] if scenario.docstring.examples else []
+        return self.parse_lines(render.render_scenario(scenario), scenario.location, examples)
 
     def _runs_examples(self) -> bool:
         # The doctest builder runs these examples itself; running them here would double them.
@@ -251,7 +286,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("refgen_title", "Reference", "env", types=frozenset({str}))
     app.add_config_value("refgen_run_examples", True, "env", types=frozenset({bool}))
     app.add_node(pending_source_link)
-    app.add_role("refgen-source", SourceRole())
+    app.add_role(render.SOURCE_ROLE, SourceRole())
+    app.add_role(render.EQUATION_ROLE, EquationRole())
     app.add_directive("refgen-scenario", ScenarioDirective)
     app.add_directive("refgen-category", CategoryDirective)
     app.add_directive("refgen-helpers", HelpersDirective)

@@ -1,0 +1,48 @@
+"""Shared fixtures: the project's own site, built once per test session."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from refgen.testing import BuildResult
+from tests.html_helpers import read_html
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs"
+
+
+def copy_docs(destination: Path) -> Path:
+    """A copy of docs/ without build output or generated pages."""
+    return Path(
+        shutil.copytree(DOCS, destination, ignore=shutil.ignore_patterns("_build", "reference"))
+    )
+
+
+def sphinx_build(srcdir: Path, outdir: Path, builder: str = "html", *options: str) -> BuildResult:
+    completed = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", builder, *options, str(srcdir), str(outdir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return BuildResult(completed.returncode, completed.stdout, completed.stderr, outdir)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """The docs site built as the README builds it: ``-W --keep-going``."""
+    root = tmp_path_factory.mktemp("site")
+    srcdir = copy_docs(root / "docs")
+    return sphinx_build(srcdir, root / "html", "html", "-W", "--keep-going")
+
+
+@pytest.fixture(scope="session")
+def scenario_page(site: BuildResult) -> BeautifulSoup:
+    path = site.outdir / "reference" / "scenarios.training" / "UpdateWorkingSetScenario.html"
+    return read_html(path)

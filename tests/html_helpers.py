@@ -1,0 +1,44 @@
+"""Reading built pages: parsed HTML and the parts of a refgen page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bs4 import BeautifulSoup, Tag
+
+
+def read_html(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def text(node: Tag) -> str:
+    """The visible text of ``node`` with whitespace folded."""
+    return " ".join(node.get_text(" ").split())
+
+
+def heading_text(heading: Tag) -> str:
+    return heading.get_text().rstrip("¶").strip()
+
+
+def main(page: BeautifulSoup) -> Tag:
+    """The page's content area, without navigation."""
+    found = page.select_one("div.body, article[role=main], main")
+    assert found is not None, "page has no content area"
+    return found
+
+
+def section(page: BeautifulSoup, title: str) -> Tag:
+    """The ``section`` element headed ``title``."""
+    for heading in main(page).find_all(["h2", "h3"]):
+        if heading_text(heading) == title:
+            return heading.parent
+    raise AssertionError(f"no section titled {title!r}")
+
+
+def field_values(container: Tag) -> dict[str, Tag]:
+    """Every field list item under ``container``: field name -> value element."""
+    fields = {}
+    for field_list in container.find_all("dl", class_="field-list"):
+        for dt in field_list.find_all("dt", recursive=False):
+            fields[dt.get_text().rstrip(":").strip()] = dt.find_next_sibling("dd")
+    return fields

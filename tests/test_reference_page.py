@@ -1,0 +1,191 @@
+"""The generated page of UpdateWorkingSetScenario, checked against the seed page.
+
+Every assertion reads the parsed HTML of a real ``sphinx-build -W`` run of docs/.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urldefrag
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+
+from refgen.testing import BuildResult
+from tests.html_helpers import field_values, heading_text, main, read_html, section, text
+
+CLASS = "scenarios.training.UpdateWorkingSetScenario"
+
+INPUTS = {
+    "parameters": ("float", "required"),
+    "bytes_per_param": ("Quantity", "required"),
+    "optimizer_moments": ("int", "required"),
+    "activation_factor": ("float", "required"),
+    "activation_factor_high": ("float", "required"),
+    "bandwidth": ("Optional[Quantity]", "None"),
+}
+
+EQUATIONS = {
+    "weights": "(self.parameters * self.bytes_per_param).to('MB')",
+    "gradients": "self.weights",
+    "optimizer_state": "(self.optimizer_moments * self.weights).to('MB')",
+    "activations": "(self.activation_factor * self.weights).to('MB')",
+    "persistent": "(self.weights + self.gradients + self.optimizer_state).to('MB')",
+    "total": "(self.persistent + self.activations).to('MB')",
+    "amplification": "(self.total / self.weights).to('').magnitude",
+    "floor": "(self.persistent / self.weights).to('').magnitude",
+    "ceiling": "self.floor + self.activation_factor_high",
+    "traffic_ratio": "(self.step_traffic / self.weights).to('').magnitude",
+    "weight_read_share": "(self.weight_reads / self.step_traffic).to('').magnitude",
+    "step_floor": "(self.step_traffic / self.bandwidth).to('millisecond')",
+}
+BODY_EQUATIONS = ("step_traffic", "weight_reads")
+HELPER = "scenarios.physics.memory.calc_update_step_traffic"
+
+
+def entry(page: BeautifulSoup, name: str) -> Tag:
+    """The ``dd`` content of the Python-domain entry of attribute ``name``."""
+    signature = page.find(id=f"{CLASS}.{name}")
+    assert signature is not None, f"no entry for {name}"
+    return signature.find_next_sibling("dd")
+
+
+def test_site_builds_with_zero_warnings(site: BuildResult) -> None:
+    assert site.returncode == 0, site.stderr
+    assert site.warnings == []
+
+
+def test_title_is_the_class_name(scenario_page: BeautifulSoup) -> None:
+    headings = main(scenario_page).find_all("h1")
+    assert [heading_text(h) for h in headings] == ["UpdateWorkingSetScenario"]
+
+
+def test_page_parts_follow_the_seed_order(scenario_page: BeautifulSoup) -> None:
+    body = main(scenario_page)
+    markers = [
+        body.find("h1"),
+        body.find(class_="refgen-provenance"),
+        body.find(class_="refgen-construction"),
+        scenario_page.find(id=CLASS),
+        *(section(scenario_page, t) for t in ("Notes", "References", "Examples", "Attributes")),
+        section(scenario_page, "Inputs"),
+        section(scenario_page, "Derived attributes"),
+    ]
+    assert all(marker is not None for marker in markers)
+    positions = [marker.sourceline * 10_000 + marker.sourcepos for marker in markers]
+    assert positions == sorted(positions)
+    h2 = [heading_text(h) for h in body.find_all("h2")]
+    assert h2 == ["Notes", "References", "Examples", "Attributes", "Inputs", "Derived attributes"]
+    inputs = section(scenario_page, "Inputs").find_all("h3")
+    derived = section(scenario_page, "Derived attributes").find_all("h3")
+    assert [heading_text(h) for h in inputs] == list(INPUTS)
+    assert [heading_text(h) for h in derived] == [
+        "weights",
+        "gradients",
+        "optimizer_state",
+        "activations",
+        "persistent",
+        "total",
+        "amplification",
+        "floor",
+        "ceiling",
+        "step_traffic",
+        "weight_reads",
+        "traffic_ratio",
+        "weight_read_share",
+        "step_floor",
+    ]
+
+
+def test_category_and_implementation_links(site: BuildResult, scenario_page: BeautifulSoup) -> None:
+    provenance = main(scenario_page).find(class_="refgen-provenance")
+    links = {a.get_text(): a["href"] for a in provenance.find_all("a")}
+    assert links["Training scenarios"] == "index.html"
+    source_href = links["scenarios/training.py"]
+    page, anchor = urldefrag(source_href)
+    assert anchor == "UpdateWorkingSetScenario"
+    source = read_html((site.outdir / "reference" / "scenarios.training" / page).resolve())
+    assert source.find(id=anchor) is not None
+    assert "class UpdateWorkingSetScenario" in text(source.find(id=anchor).parent)
+    category = read_html(site.outdir / "reference" / "scenarios.training" / "index.html")
+    assert heading_text(main(category).find("h1")) == "Training scenarios"
+
+
+def test_summary_and_description_show_field_names_as_code(scenario_page: BeautifulSoup) -> None:
+    description = scenario_page.find(id=CLASS).find_next_sibling("dd")
+    paragraphs = description.find_all("p", recursive=False)
+    assert text(paragraphs[0]).startswith("A full on-device update with Adam")
+    code = {c.get_text() for c in paragraphs[1].find_all("code")}
+    assert {"optimizer_moments", "activation_factor", "activation_factor_high"} <= code
+
+
+def test_notes_have_equation_assumptions_excludes(scenario_page: BeautifulSoup) -> None:
+    fields = field_values(section(scenario_page, "Notes"))
+    assert list(fields) == ["Equation", "Assumptions", "Excludes"]
+    assert "weights + gradients + optimizer_state + activations" in text(fields["Equation"])
+
+
+def test_references_link_to_the_helper_entry_with_its_equation(
+    site: BuildResult, scenario_page: BeautifulSoup
+) -> None:
+    references = section(scenario_page, "References")
+    link = next(a for a in references.find_all("a") if "calc_update_step_traffic" in a.get_text())
+    page, anchor = urldefrag(link["href"])
+    assert anchor == HELPER
+    helper_page = read_html((site.outdir / "reference" / "scenarios.training" / page).resolve())
+    helper = helper_page.find(id=HELPER).find_next_sibling("dd")
+    equation = field_values(helper)["Equation"]
+    assert "V = (W + A) + (A + W + G) + (W + G + S) + (W + S)" in text(equation)
+    assert "Kingma and Ba" in text(references)
+
+
+def test_example_shows_the_registry_figure(scenario_page: BeautifulSoup) -> None:
+    examples = section(scenario_page, "Examples")
+    block = examples.find("pre").get_text()
+    assert ">>> scenario = Scenarios.PhoneFullUpdateWorkingSet" in block
+    lines = block.splitlines()
+    assert lines[lines.index(">>> round(scenario.amplification, 6)") + 1] == "9.0"
+
+
+def test_attribute_table_lists_all_twenty_attributes(scenario_page: BeautifulSoup) -> None:
+    table = section(scenario_page, "Attributes").find("table")
+    assert [th.get_text().strip() for th in table.find_all("th")] == ["Name", "Description"]
+    rows = [tr.find_all("td") for tr in table.find("tbody").find_all("tr")]
+    names = [row[0].get_text().strip() for row in rows]
+    assert names == sorted([*INPUTS, *EQUATIONS, *BODY_EQUATIONS])
+    assert len(names) == 20
+    described = {row[0].get_text().strip(): text(row[1]) for row in rows}
+    assert all(described[name] for name in [*EQUATIONS, *BODY_EQUATIONS])
+    for row in rows:
+        assert row[0].find("a")["href"].endswith(f"#{CLASS}.{row[0].get_text().strip()}")
+
+
+@pytest.mark.parametrize("name", list(INPUTS))
+def test_input_type_and_default(scenario_page: BeautifulSoup, name: str) -> None:
+    fields = field_values(entry(scenario_page, name))
+    annotation, default = INPUTS[name]
+    assert fields["Type"].find("code").get_text() == annotation
+    assert text(fields["Declared default"]) == default
+
+
+@pytest.mark.parametrize("name", list(EQUATIONS))
+def test_equation_is_the_return_expression_as_written(
+    scenario_page: BeautifulSoup, name: str
+) -> None:
+    dd = entry(scenario_page, name)
+    assert dd.find(class_="refgen-qualname").get_text().strip() == f"{CLASS}.{name}"
+    equation = field_values(dd)["Equation"].find("code", class_="refgen-equation")
+    assert equation is not None
+    assert equation.get_text() == EQUATIONS[name]
+
+
+@pytest.mark.parametrize("name", BODY_EQUATIONS)
+def test_multi_statement_body_points_at_its_helper(scenario_page: BeautifulSoup, name: str) -> None:
+    equation = field_values(entry(scenario_page, name))["Equation"]
+    assert "method body" in text(equation)
+    link = equation.find("a")
+    assert urldefrag(link["href"])[1] == HELPER
+
+
+def test_code_keeps_straight_quotes(scenario_page: BeautifulSoup) -> None:
+    for code in main(scenario_page).find_all("code"):
+        assert not set(code.get_text()) & set("‘’“”"), code.get_text()
