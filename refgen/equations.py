@@ -8,7 +8,6 @@ at the helper that carries the accounting. Nothing here executes code.
 from __future__ import annotations
 
 import ast
-import textwrap
 from dataclasses import dataclass
 
 from refgen.source import ModuleSource, docstring_node
@@ -63,10 +62,16 @@ def _body_without_docstring(function: ast.FunctionDef) -> list[ast.stmt]:
     return body[1:] if docstring_node(body) is not None else body
 
 
-def _as_written(module: ModuleSource, node: ast.expr) -> str:
-    text = module.segment(node)
-    first, _, rest = text.partition("\n")
-    return first + ("\n" + textwrap.dedent(rest) if rest else "")
+def _returned_expression(module: ModuleSource, statement: ast.Return) -> str:
+    """The text after ``return``, brackets included, continuation lines de-indented.
+
+    The expression node's own span would drop brackets that wrap the whole
+    expression, so the text is cut from the statement instead.
+    """
+    text = module.segment(statement).removeprefix("return").strip()
+    first, *rest = text.split("\n")
+    margin = " " * statement.col_offset
+    return "\n".join([first, *(line.removeprefix(margin) for line in rest)])
 
 
 def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> ExtractedEquation:
@@ -74,7 +79,7 @@ def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> Extract
     body = _body_without_docstring(function)
     calls = called_names(ast.Module(body=body, type_ignores=[]))
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-        return ExtractedEquation(_as_written(module, body[0].value), calls)
+        return ExtractedEquation(_returned_expression(module, body[0]), calls)
     if not body:
         return ExtractedEquation(None, (), "the body is empty")
     return ExtractedEquation(

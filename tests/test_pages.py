@@ -1,0 +1,81 @@
+"""The page plan: one page per category and class, written only when it changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from refgen.testing import ScenarioProject, write_scenario_project
+
+MODULE = '''
+    """Counting scenarios
+
+    Tiny classes for tests.
+    """
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Apples:
+        """Apples in a basket."""
+
+        count: int
+        """How many."""
+
+        @property
+        def doubled(self) -> int:
+            """Twice as many."""
+            return 2 * self.count
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Pears:
+        """Pears in a basket."""
+
+        count: int
+        """How many."""
+'''
+
+
+def project(root: Path) -> ScenarioProject:
+    return write_scenario_project(root, "fruit", {"counting": MODULE})
+
+
+def stubs(project: ScenarioProject) -> dict[str, int]:
+    folder = project.docs / "reference"
+    return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in folder.rglob("*.rst")}
+
+
+def test_one_page_per_category_and_class(tmp_path: Path) -> None:
+    fruit = project(tmp_path)
+    result = fruit.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    assert sorted(stubs(fruit)) == [
+        "fruit.counting/Apples.rst",
+        "fruit.counting/Pears.rst",
+        "fruit.counting/index.rst",
+        "index.rst",
+    ]
+    assert "[refgen] 2 scenario classes, 4 pages planned, 4 stubs rewritten" in result.stdout
+
+
+def test_unchanged_stubs_keep_their_mtime(tmp_path: Path) -> None:
+    fruit = project(tmp_path)
+    assert fruit.build("html").returncode == 0
+    first = stubs(fruit)
+    second_build = fruit.build("html")
+    assert stubs(fruit) == first
+    assert "0 stubs rewritten" in second_build.stdout
+
+
+def test_stubs_of_removed_classes_are_deleted_but_hand_written_pages_stay(tmp_path: Path) -> None:
+    fruit = project(tmp_path)
+    assert fruit.build("html").returncode == 0
+    own_page = fruit.docs / "reference" / "notes.rst"
+    own_page.write_text("Notes\n=====\n\n:orphan:\n")
+    source = fruit.module_path("counting")
+    text = source.read_text()
+    source.write_text(text[: text.index("@dataclass(frozen=True, kw_only=True)\nclass Pears")])
+    assert fruit.build("html").returncode == 0
+    assert "fruit.counting/Pears.rst" not in stubs(fruit)
+    assert own_page.exists()

@@ -1,0 +1,57 @@
+"""The newcomer's set-up: README commands, CI script, lint, and a clean work tree."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO, copy_docs, sphinx_build
+
+
+def readme_commands() -> list[str]:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```sh\n(.+?)\n```", readme, flags=re.S)
+
+
+def test_readme_gives_exactly_two_commands() -> None:
+    build, test = readme_commands()
+    assert "sphinx" in build and "index.html" in build
+    assert "pytest" in test
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    script = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert readme_commands()[1] in script
+
+
+def test_code_is_ruff_clean() -> None:
+    for command in (["check"], ["format", "--check"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, "refgen", "scenarios", "tests", "docs"],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=False,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_generated_pages_and_build_output_are_ignored_by_git(tmp_path: Path) -> None:
+    srcdir = copy_docs(tmp_path / "docs")
+    before = {p for p in srcdir.rglob("*") if p.is_file()}
+    result = sphinx_build(srcdir, srcdir / "_build" / "html", "html")
+    assert result.returncode == 0, result.stderr
+    generated = [p for p in srcdir.rglob("*") if p.is_file() and p not in before]
+    assert generated
+    relative = sorted({f"docs/{p.relative_to(srcdir).as_posix()}" for p in generated})
+    checked = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--stdin"],
+        input="\n".join(relative),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert sorted(checked.stdout.split()) == relative
