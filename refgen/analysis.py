@@ -17,11 +17,12 @@ from typing import Any
 
 from refgen import discovery
 from refgen.docstrings import parse_docstring
-from refgen.equations import extract_equation
+from refgen.equations import extract_equation, extract_steps
 from refgen.model import (
     DerivedDoc,
     Docstring,
     Equation,
+    EquationStep,
     HelperDoc,
     InputDoc,
     ModuleDoc,
@@ -150,9 +151,29 @@ def _derived_docs(
                 equation=equation,
                 location=location,
                 return_annotation=source.segment(prop.node.returns) if prop.node.returns else "",
+                reads=extracted.reads,
             )
         )
     return tuple(derived)
+
+
+def _with_data_flow(
+    inputs: tuple[InputDoc, ...], derived: tuple[DerivedDoc, ...]
+) -> tuple[tuple[InputDoc, ...], tuple[DerivedDoc, ...]]:
+    """Keep only reads of the class's own attributes and fill in who feeds whom."""
+    known = {item.name for item in (*inputs, *derived)}
+    derived = tuple(
+        dataclasses.replace(d, reads=tuple(r for r in d.reads if r in known and r != d.name))
+        for d in derived
+    )
+
+    def feeds(name: str) -> tuple[str, ...]:
+        return tuple(d.name for d in derived if name in d.reads)
+
+    return (
+        tuple(dataclasses.replace(i, feeds=feeds(i.name)) for i in inputs),
+        tuple(dataclasses.replace(d, feeds=feeds(d.name)) for d in derived),
+    )
 
 
 def analyse_registry(registry_path: str) -> RegistryDoc:
@@ -243,6 +264,9 @@ def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> Scenario
         docstring, SourceLocation(source.path, classdef.lineno), qualname, problems
     )
     category = analyse_module(cls.__module__).title
+    inputs, derived = _with_data_flow(
+        _input_docs(cls, source, classdef), _derived_docs(cls, source, classdef, problems)
+    )
     return ScenarioDoc(
         name=cls.__name__,
         module=cls.__module__,
@@ -251,8 +275,8 @@ def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> Scenario
         source_path=discovery.display_path(cls.__module__),
         location=SourceLocation(source.path, classdef.lineno),
         docstring=docstring,
-        inputs=_input_docs(cls, source, classdef),
-        derived=_derived_docs(cls, source, classdef, problems),
+        inputs=inputs,
+        derived=derived,
         registry_entries=tuple(
             e for e in (registry.entries if registry else ()) if e.scenario == qualname
         ),
@@ -283,6 +307,9 @@ def analyse_helper(function: Any) -> HelperDoc:
             qualname,
         ),
         location=SourceLocation(source.path, line),
+        steps=tuple(EquationStep(s.target, s.expression) for s in extract_steps(source, node))
+        if node
+        else (),
     )
 
 

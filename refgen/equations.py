@@ -21,6 +21,17 @@ class ExtractedEquation:
     calls: tuple[str, ...]
     """Dotted source names of called functions (``calc_x``, ``physics.calc_x``)."""
     reason: str = ""
+    reads: tuple[str, ...] = ()
+    """Names read as ``self.NAME`` anywhere in the body, first read first."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a helper's arithmetic: ``target = expression`` or a return."""
+
+    target: str
+    """The assigned name(s) as written, or ``""`` for the returned value."""
+    expression: str
 
 
 def _dotted_name(node: ast.expr) -> str | None:
@@ -57,6 +68,19 @@ def _first_position(node: ast.AST, name: str) -> tuple[int, int]:
     return min(positions)
 
 
+def self_reads(node: ast.AST) -> tuple[str, ...]:
+    """Attribute names read from ``self`` under ``node``, in source order, once each."""
+    found = [
+        (child.lineno, child.col_offset, child.attr)
+        for child in ast.walk(node)
+        if isinstance(child, ast.Attribute)
+        and isinstance(child.value, ast.Name)
+        and child.value.id == "self"
+        and isinstance(child.ctx, ast.Load)
+    ]
+    return tuple(dict.fromkeys(name for _, _, name in sorted(found)))
+
+
 def _body_without_docstring(function: ast.FunctionDef) -> list[ast.stmt]:
     body = function.body
     return body[1:] if docstring_node(body) is not None else body
@@ -77,11 +101,30 @@ def _returned_expression(module: ModuleSource, statement: ast.Return) -> str:
 def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> ExtractedEquation:
     """Read the equation of ``function`` from its body."""
     body = _body_without_docstring(function)
-    calls = called_names(ast.Module(body=body, type_ignores=[]))
+    tree = ast.Module(body=body, type_ignores=[])
+    calls, reads = called_names(tree), self_reads(tree)
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-        return ExtractedEquation(_returned_expression(module, body[0]), calls)
+        return ExtractedEquation(_returned_expression(module, body[0]), calls, reads=reads)
     if not body:
         return ExtractedEquation(None, (), "the body is empty")
     return ExtractedEquation(
-        None, calls, f"the body has {len(body)} statements, not a single return"
+        None, calls, f"the body has {len(body)} statements, not a single return", reads
     )
+
+
+def extract_steps(module: ModuleSource, function: ast.FunctionDef) -> tuple[Step, ...]:
+    """A helper body as a list of assignments ending in a return.
+
+    Empty when the body holds anything else (loops, branches, calls for effect),
+    since then a list of formulas would misrepresent it.
+    """
+    steps = []
+    for statement in _body_without_docstring(function):
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = module.segment(statement.targets[0])
+            steps.append(Step(target, module.segment(statement.value)))
+        elif isinstance(statement, ast.Return) and statement.value is not None:
+            steps.append(Step("", module.segment(statement.value)))
+        else:
+            return ()
+    return tuple(steps)

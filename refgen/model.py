@@ -124,6 +124,8 @@ class InputDoc:
     """The declared default as written, or None when the input is required."""
     description: str
     location: SourceLocation
+    feeds: tuple[str, ...] = ()
+    """Derived attributes of the same class that read this input."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,10 @@ class DerivedDoc:
     equation: Equation
     location: SourceLocation
     return_annotation: str = ""
+    reads: tuple[str, ...] = ()
+    """Inputs and derived attributes this one reads through ``self``."""
+    feeds: tuple[str, ...] = ()
+    """Derived attributes that read this one."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +192,21 @@ class ScenarioDoc:
     def attribute_names(self) -> tuple[str, ...]:
         return tuple(i.name for i in self.inputs) + tuple(d.name for d in self.derived)
 
+    def attribute(self, name: str) -> InputDoc | DerivedDoc | None:
+        for item in (*self.inputs, *self.derived):
+            if item.name == name:
+                return item
+        return None
+
+
+@dataclass(frozen=True)
+class EquationStep:
+    """One line of a helper's arithmetic as written: ``target = expression``."""
+
+    target: str
+    """Assigned name(s), or ``""`` for the returned value."""
+    expression: str
+
 
 @dataclass(frozen=True)
 class HelperDoc:
@@ -196,6 +217,8 @@ class HelperDoc:
     signature: str
     docstring: Docstring
     location: SourceLocation
+    steps: tuple[EquationStep, ...] = ()
+    """The body as formulas, when it is only assignments and a return."""
 
 
 @dataclass(frozen=True)

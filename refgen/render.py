@@ -8,8 +8,10 @@ attribute or talks to Sphinx; the Sphinx layer parses these lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
+from refgen.diagram import data_flow_svg
+from refgen.mathml import expression_to_mathml
 from refgen.model import (
     DerivedDoc,
     Docstring,
@@ -21,6 +23,7 @@ from refgen.model import (
     RegistryDoc,
     ScenarioDoc,
 )
+from refgen.values import EntryValues
 
 SOURCE_ROLE = "refgen-source"
 EQUATION_ROLE = "refgen-equation"
@@ -58,22 +61,27 @@ def indent(lines: Iterable[str], prefix: str = "   ") -> list[str]:
 
 
 def link_names(text: str, targets: Mapping[str, str]) -> str:
-    """Turn bare mentions of known names into cross-references.
+    """Turn mentions of known names into cross-references.
 
     ``targets`` maps a name to the role text that replaces it, e.g.
-    ``{"weights": ":py:attr:`~pkg.Cls.weights`"}``. Text already inside inline
-    markup is left alone.
+    ``{"weights": ":py:attr:`~pkg.Cls.weights`"}``. A name written as a literal
+    (````weights````) is always linked; a bare word only when it holds an
+    underscore, since ``optimizer_moments`` is code but "weights" may be English.
+    Other inline markup is left alone.
     """
     if not targets:
         return text
+    bare = [name for name in targets if "_" in name]
     pattern = re.compile(
-        "|".join(
-            _WORD.format(name=re.escape(name)) for name in sorted(targets, key=len, reverse=True)
-        )
+        "|".join(_WORD.format(name=re.escape(n)) for n in sorted(bare, key=len, reverse=True))
     )
     pieces = _INLINE_MARKUP.split(text)
-    for index in range(0, len(pieces), 2):
-        pieces[index] = pattern.sub(lambda m: targets[m.group(0)], pieces[index])
+    for index, piece in enumerate(pieces):
+        if index % 2 == 0:
+            if bare:
+                pieces[index] = pattern.sub(lambda m: targets[m.group(0)], piece)
+        elif piece.startswith("``") and piece[2:-2] in targets:
+            pieces[index] = targets[piece[2:-2]]
     return "".join(pieces)
 
 
@@ -175,12 +183,39 @@ def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, st
     lines += indent(
         [*field("Type", inline_code(item.annotation)), *field("Declared default", [default])]
     )
+    lines += indent(_flow_fields(scenario, (), item.feeds))
     return lines + [""]
+
+
+def raw_html(html: str, css_class: str) -> list[str]:
+    """A raw HTML block (other builders skip it; the code beside it stays)."""
+    return [
+        "",
+        ".. raw:: html",
+        "",
+        f'   <div class="{css_class}">',
+        *indent(html.split("\n")),
+        "   </div>",
+        "",
+    ]
+
+
+def math_block(expression: str, target: str = "") -> list[str]:
+    """The expression as MathML, or nothing when it has no formula layout."""
+    result = expression_to_mathml(expression)
+    if result.mathml is None:
+        return []
+    mathml = result.mathml
+    if target:
+        opening, _, rest = mathml.partition(">")
+        lhs = f'<mi mathvariant="normal">{target}</mi><mo>=</mo>'
+        mathml = f"{opening}>{lhs}{rest}"
+    return raw_html(mathml, "refgen-math")
 
 
 def render_equation(equation: Equation) -> list[str]:
     if equation.expression is not None:
-        return inline_code(equation.expression, EQUATION_ROLE)
+        return inline_code(equation.expression, EQUATION_ROLE) + math_block(equation.expression)
     if equation.helpers:
         helpers = " and ".join(f":py:func:`~{h}`" for h in equation.helpers)
         return [BODY_EQUATION.format(helpers=helpers)]
@@ -198,10 +233,71 @@ def render_derived(
     if item.description:
         lines += indent([link_names(item.description, targets), ""])
     lines += indent(field("Equation", render_equation(item.equation)))
+    lines += indent(_flow_fields(scenario, item.reads, item.feeds))
     return lines + [""]
 
 
-def render_scenario(scenario: ScenarioDoc) -> list[str]:
+def _attribute_links(scenario: ScenarioDoc, names: Iterable[str]) -> str:
+    return ", ".join(f":py:attr:`~{scenario.qualname}.{name}`" for name in names)
+
+
+def _flow_fields(scenario: ScenarioDoc, reads: Iterable[str], feeds: Iterable[str]) -> list[str]:
+    lines: list[str] = []
+    reads, feeds = list(reads), list(feeds)
+    if reads:
+        lines += field("Reads", [_attribute_links(scenario, reads)])
+    if feeds:
+        lines += field("Feeds", [_attribute_links(scenario, feeds)])
+    return lines
+
+
+DATA_FLOW_INTRO = (
+    "Inputs on the left; each derived attribute stands to the right of everything "
+    "it reads. Every box links to its entry."
+)
+VALUES_INTRO = (
+    "Computed from the registry at this build; numbers to {precision} significant figures."
+)
+
+
+def render_data_flow(scenario: ScenarioDoc) -> list[str]:
+    svg = data_flow_svg(scenario, lambda name: f"#{scenario.qualname}.{name}")
+    if not svg:
+        return []
+    return heading("Data flow", "-") + [DATA_FLOW_INTRO, ""] + raw_html(svg, "refgen-diagram")
+
+
+def _value_cell(value: object) -> str:
+    text = getattr(value, "text", "")
+    reason = getattr(value, "reason", "")
+    return f"{text} ({reason})" if reason else text
+
+
+def render_registry_values(
+    scenario: ScenarioDoc, values: Sequence[EntryValues], precision: int
+) -> list[str]:
+    """One column per registry scenario, one row per attribute."""
+    if not values:
+        return []
+    lines = heading("Registry values", "-") + [VALUES_INTRO.format(precision=precision), ""]
+    lines += [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :stub-columns: 1",
+        "   :class: refgen-values",
+        "",
+        "   * - Attribute",
+        *(f"     - :py:attr:`{v.entry} <{v.qualname}>`" for v in values),
+    ]
+    for name in scenario.attribute_names:
+        lines.append(f"   * - :py:attr:`~{scenario.qualname}.{name}`")
+        lines += [f"     - {_value_cell(v.value(name))}".rstrip() for v in values]
+    return lines + [""]
+
+
+def render_scenario(
+    scenario: ScenarioDoc, values: Sequence[EntryValues] = (), precision: int = 5
+) -> list[str]:
     """The whole reference page of one scenario class."""
     doc = scenario.docstring
     targets = scenario_link_targets(scenario)
@@ -232,6 +328,8 @@ def render_scenario(scenario: ScenarioDoc) -> list[str]:
         lines += heading("Examples", "-") + ([intro, ""] if intro else [])
         lines += doc.examples.text.split("\n") + [""]
     lines += heading("Attributes", "-") + _attribute_table(scenario)
+    lines += render_data_flow(scenario)
+    lines += render_registry_values(scenario, values, precision)
     if scenario.inputs:
         lines += heading("Inputs", "-")
         for item in scenario.inputs:
@@ -278,6 +376,21 @@ def _returns_field(entries: tuple[ParameterEntry, ...]) -> list[str]:
         return []
     items = [f"- **{e.name}** (``{e.type}``) -- {e.description}" for e in entries]
     return field("returns", ["", *items]) if len(items) > 1 else field("returns", [items[0][2:]])
+
+
+HELPER_STEPS_INTRO = "The same accounting as the function body computes it, line by line:"
+
+
+def _helper_steps(helper: HelperDoc) -> list[str]:
+    """Each assignment of the helper's body as a formula (code where none fits)."""
+    if not helper.steps:
+        return []
+    lines = [".. rst-class:: refgen-steps", "", HELPER_STEPS_INTRO, ""]
+    for step in helper.steps:
+        code = f"{step.target} = {step.expression}" if step.target else f"return {step.expression}"
+        math = math_block(step.expression, step.target) if step.target else []
+        lines += [f"- :{EQUATION_ROLE}:`{code}`", *indent(math, "  "), ""]
+    return lines
 
 
 def render_helper(helper: HelperDoc) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
@@ -24,7 +25,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import make_refnode
 from sphinx.util.parsing import nested_parse_to_nodes
 
-from refgen import __version__, analysis, discovery, render
+from refgen import __version__, analysis, discovery, render, values
 from refgen.examples import run_examples
 from refgen.model import ExampleBlock, Problem, SourceLocation
 from refgen.pages import plan_site, write_plan
@@ -107,6 +108,63 @@ def _find_run(lines: list[str], run: list[str]) -> int | None:
     return None
 
 
+class ScenarioValueRole(SphinxRole):
+    """``:scenario:`Entry.attribute``` or ``:scenario:`Entry.attribute:.1f```.
+
+    Quotes a value of a registry scenario, computed at this build, and links it
+    to the attribute's entry. The optional format spec applies to the number;
+    units are always pint's short pretty form.
+    """
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        target, _, spec = self.text.partition(":")
+        entry, _, attribute = target.strip().rpartition(".")
+        registry = self.config.refgen_registry
+        fallback = [nodes.literal(self.rawtext, self.text, classes=["refgen-value", "unavailable"])]
+        if not registry or not entry:
+            warn(
+                "value",
+                f"cannot quote {self.text!r}: write Entry.attribute and set refgen_registry",
+                self.get_location(),
+            )
+            return fallback, []
+        try:
+            instance = discovery.resolve(f"{registry}.{entry}")
+            scenario = analysis.analyse_scenario(type(instance))
+        except Exception as error:
+            warn(
+                "value",
+                f"cannot quote {self.text!r}: no registry scenario {entry!r} in "
+                f"{registry} ({type(error).__name__}: {error})",
+                self.get_location(),
+            )
+            return fallback, []
+        self.env.note_dependency(discovery.source_file(discovery.resolve(registry)) or "")
+        self.env.note_dependency(discovery.source_file(type(instance)) or "")
+        if attribute not in scenario.attribute_names:
+            warn(
+                "value",
+                f"cannot quote {self.text!r}: {scenario.name} has no attribute {attribute!r}",
+                self.get_location(),
+            )
+            return fallback, []
+        value = values.compute(scenario, instance, attribute, spec.strip() or values.INLINE_FORMAT)
+        if not value.available:
+            warn("value", f"cannot quote {self.text!r}: {value.reason}", self.get_location())
+            return fallback, []
+        text = nodes.inline(value.text, value.text, classes=["refgen-value"])
+        reference = addnodes.pending_xref(
+            self.rawtext,
+            text,
+            refdomain="py",
+            reftype="attr",
+            reftarget=f"{scenario.qualname}.{attribute}",
+            refexplicit=True,
+            refwarn=True,
+        )
+        return [reference], []
+
+
 class _GeneratedPageDirective(SphinxDirective):
     """Common parts of the directives that fill a generated page."""
 
@@ -173,8 +231,11 @@ class ScenarioDirective(_GeneratedPageDirective):
             outcome = run_examples(scenario.docstring.examples, scenario.qualname)
             for failure in outcome.failures:
                 warn("example", failure.describe(with_location=False), failure.location)
+        precision = config.refgen_value_precision
+        entry_values = values.scenario_values(scenario, precision)
         examples = [scenario.docstring.examples] if scenario.docstring.examples else []
-        return self.parse_lines(render.render_scenario(scenario), scenario.location, examples)
+        lines = render.render_scenario(scenario, entry_values, precision)
+        return self.parse_lines(lines, scenario.location, examples)
 
     def _runs_examples(self) -> bool:
         # The doctest builder runs these examples itself; running them here would double them.
@@ -278,6 +339,13 @@ def generate_pages(app: Sphinx) -> None:
     )
 
 
+STATIC = Path(__file__).parent / "static"
+
+
+def add_static_path(app: Sphinx) -> None:
+    app.config.html_static_path.append(str(STATIC))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.viewcode")
     app.add_config_value("refgen_modules", [], "env", types=frozenset({list, tuple}))
@@ -285,9 +353,13 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("refgen_root", "reference", "env", types=frozenset({str}))
     app.add_config_value("refgen_title", "Reference", "env", types=frozenset({str}))
     app.add_config_value("refgen_run_examples", True, "env", types=frozenset({bool}))
+    app.add_config_value(
+        "refgen_value_precision", values.DEFAULT_PRECISION, "env", types=frozenset({int})
+    )
     app.add_node(pending_source_link)
     app.add_role(render.SOURCE_ROLE, SourceRole())
     app.add_role(render.EQUATION_ROLE, EquationRole())
+    app.add_role("scenario", ScenarioValueRole())
     app.add_directive("refgen-scenario", ScenarioDirective)
     app.add_directive("refgen-category", CategoryDirective)
     app.add_directive("refgen-helpers", HelpersDirective)
@@ -295,4 +367,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-index", IndexDirective)
     app.add_post_transform(SourceLinks)
     app.connect("builder-inited", generate_pages)
+    app.connect("builder-inited", add_static_path)
+    app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

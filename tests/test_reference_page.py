@@ -74,7 +74,16 @@ def test_page_parts_follow_the_seed_order(scenario_page: BeautifulSoup) -> None:
     positions = [marker.sourceline * 10_000 + marker.sourcepos for marker in markers]
     assert positions == sorted(positions)
     h2 = [heading_text(h) for h in body.find_all("h2")]
-    assert h2 == ["Notes", "References", "Examples", "Attributes", "Inputs", "Derived attributes"]
+    assert h2 == [
+        "Notes",
+        "References",
+        "Examples",
+        "Attributes",
+        "Data flow",
+        "Registry values",
+        "Inputs",
+        "Derived attributes",
+    ]
     inputs = section(scenario_page, "Inputs").find_all("h3")
     derived = section(scenario_page, "Derived attributes").find_all("h3")
     assert [heading_text(h) for h in inputs] == list(INPUTS)

@@ -1,0 +1,139 @@
+"""Evaluation: the figures of registry scenarios, computed and formatted.
+
+This is the one stage that runs scenario code on purpose. Each value is
+computed from the live registry instance and turned into text with pint's
+short pretty units; a value that cannot be computed becomes "not available"
+with the reason, never a traceback. Like analysis, it knows nothing of Sphinx.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from refgen import discovery
+from refgen.model import RegistryEntryDoc, ScenarioDoc
+
+DEFAULT_PRECISION = 5
+"""Significant figures of the numbers in registry value tables."""
+INLINE_FORMAT = ".3g"
+"""Format of a value quoted in prose when the author gives none."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """One attribute of one registry scenario, as text."""
+
+    name: str
+    text: str
+    available: bool = True
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class EntryValues:
+    """Every input and derived value of one registry scenario."""
+
+    entry: str
+    qualname: str
+    """Dotted path of the entry (``registry.Entry``)."""
+    values: tuple[Value, ...]
+
+    def value(self, name: str) -> Value | None:
+        return next((v for v in self.values if v.name == name), None)
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def pretty_number(text: str) -> str:
+    """``3.14e+23`` as ``3.14×10²³``; text without an exponent is unchanged."""
+    mantissa, marker, exponent = text.lower().partition("e")
+    if not marker or not exponent.lstrip("+-").isdigit():
+        return text
+    power = str(int(exponent)).translate(_SUPERSCRIPTS)
+    return f"10{power}" if mantissa in ("1", "1.0") else f"{mantissa}×10{power}"
+
+
+def format_value(value: Any, spec: str | None = None, precision: int = DEFAULT_PRECISION) -> str:
+    """Text for a computed value: quantities with short pretty units.
+
+    ``spec`` is a format spec for the magnitude (``.1f``, ``.3g``); without one,
+    numbers get ``precision`` significant figures.
+    """
+    if value is None or isinstance(value, bool | str):
+        return str(value)
+    if hasattr(value, "magnitude") and hasattr(value, "units"):
+        magnitude = pretty_number(format(value.magnitude, spec or f".{precision}g"))
+        units = format(value.units, "~P")
+        return f"{magnitude} {units}" if units else magnitude
+    if isinstance(value, int):
+        return format(value, spec) if spec else f"{value:,}".replace(",", "\u2009")
+    if isinstance(value, float):
+        return pretty_number(format(value, spec or f".{precision}g"))
+    return format(value, spec) if spec else str(value)
+
+
+def _missing_inputs(scenario: ScenarioDoc, instance: Any, name: str) -> list[str]:
+    """Inputs that ``name`` depends on (directly or not) and that are None."""
+    seen: set[str] = set()
+    pending = [name]
+    missing = []
+    inputs = {i.name for i in scenario.inputs}
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        item = scenario.attribute(current)
+        if current in inputs and getattr(instance, current, None) is None:
+            missing.append(current)
+        pending.extend(getattr(item, "reads", ()))
+    return sorted(missing)
+
+
+def unavailable_reason(scenario: ScenarioDoc, instance: Any, name: str, error: Exception) -> str:
+    missing = _missing_inputs(scenario, instance, name)
+    if missing:
+        return f"needs {', '.join(missing)}, which this scenario does not give"
+    return f"{type(error).__name__}: {error}"
+
+
+NOT_AVAILABLE = "not available"
+
+
+def compute(
+    scenario: ScenarioDoc,
+    instance: Any,
+    name: str,
+    spec: str | None = None,
+    precision: int = DEFAULT_PRECISION,
+) -> Value:
+    """One attribute of ``instance`` as a :class:`Value`."""
+    try:
+        raw = getattr(instance, name)
+    except Exception as error:  # a scenario's own bug must not stop the reference
+        reason = unavailable_reason(scenario, instance, name, error)
+        return Value(name, NOT_AVAILABLE, False, reason)
+    try:
+        return Value(name, format_value(raw, spec, precision))
+    except (TypeError, ValueError) as error:
+        return Value(name, NOT_AVAILABLE, False, f"cannot format with {spec!r}: {error}")
+
+
+def entry_values(
+    scenario: ScenarioDoc, entry: RegistryEntryDoc, precision: int = DEFAULT_PRECISION
+) -> EntryValues:
+    """Every attribute of one registry entry."""
+    instance = discovery.resolve(f"{entry.registry}.{entry.name}")
+    values = tuple(
+        compute(scenario, instance, name, precision=precision) for name in scenario.attribute_names
+    )
+    return EntryValues(entry.name, f"{entry.registry}.{entry.name}", values)
+
+
+def scenario_values(
+    scenario: ScenarioDoc, precision: int = DEFAULT_PRECISION
+) -> tuple[EntryValues, ...]:
+    """The values of every registry entry of ``scenario``'s class."""
+    return tuple(entry_values(scenario, entry, precision) for entry in scenario.registry_entries)

@@ -1,0 +1,525 @@
+"""Tests for refgen.mathml: Python expressions laid out as presentation MathML.
+
+Every assertion reads the output as XML and checks its structure; nothing
+searches the serialized string.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import io
+import keyword
+import tokenize
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refgen.mathml import MATHML_NAMESPACE, MathResult, expression_to_mathml
+
+APPLY = "\u2061"
+
+
+# --- Reading the output ----------------------------------------------------
+
+
+def local(element: ET.Element) -> str:
+    """The tag without its namespace."""
+    return element.tag.removeprefix(f"{{{MATHML_NAMESPACE}}}")
+
+
+def math_of(source: str) -> ET.Element:
+    """The parsed <math> element of ``source``, which must be supported."""
+    result = expression_to_mathml(source)
+    assert result.mathml is not None, result.reason
+    assert result.reason == ""
+    root = ET.fromstring(result.mathml)
+    assert root.tag == f"{{{MATHML_NAMESPACE}}}math"
+    assert root.get("display") == "inline"
+    assert len(root) == 1
+    return root
+
+
+def leaf_texts(element: ET.Element) -> list[str]:
+    """Visible texts of the leaves, in reading order."""
+    return [
+        node.text
+        for node in element.iter()
+        if len(node) == 0 and node.text and node.text.strip() and node.text != APPLY
+    ]
+
+
+def body(source: str) -> ET.Element:
+    return math_of(source)[0]
+
+
+def elements(root: ET.Element, tag: str) -> list[ET.Element]:
+    return [node for node in root.iter() if local(node) == tag]
+
+
+def grouping_opening_brackets(root: ET.Element) -> int:
+    """``(`` operators that are not the bracket of a function application.
+
+    A function application is laid out as name, U+2061, then an mrow that
+    starts with ``(``; every other ``(`` is a grouping bracket.
+    """
+    count = 0
+    for parent in root.iter():
+        children = list(parent)
+        for position, child in enumerate(children):
+            if local(child) != "mrow" or len(child) == 0:
+                continue
+            first = child[0]
+            if local(first) != "mo" or first.text != "(":
+                continue
+            previous = children[position - 1] if position else None
+            applied = previous is not None and local(previous) == "mo" and previous.text == APPLY
+            count += not applied
+    return count
+
+
+# --- Independent reading of the source --------------------------------------
+
+
+def source_parentheses(source: str) -> tuple[int, int]:
+    """(grouping, call) counts of ``(`` in the source, from its tokens alone.
+
+    A ``(`` opens a call's arguments when it follows something callable: a
+    name that is not a keyword, a closing bracket or a string.
+    """
+    grouping = calls = 0
+    previous: tokenize.TokenInfo | None = None
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            continue
+        if token.string == "(":
+            follows_callable = previous is not None and (
+                (previous.type == tokenize.NAME and not keyword.iskeyword(previous.string))
+                or previous.string in (")", "]")
+                or previous.type == tokenize.STRING
+            )
+            if follows_callable:
+                calls += 1
+            else:
+                grouping += 1
+        previous = token
+    return grouping, calls
+
+
+def applications_in(source: str) -> int:
+    """Calls the layout shows with brackets: everything but sqrt and unit methods."""
+    return sum(
+        1
+        for node in ast.walk(ast.parse(source, mode="eval"))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id not in ("sqrt", "exp", "abs")
+    )
+
+
+# --- The result type ---------------------------------------------------------
+
+
+def test_result_is_frozen() -> None:
+    result = expression_to_mathml("self.a")
+    assert isinstance(result, MathResult)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.mathml = None  # type: ignore[misc]
+
+
+# --- Layout, case by case ---------------------------------------------------
+
+LEAF_CASES = [
+    (
+        "(self.parameters * self.bytes_per_param).to('MB')",
+        ["(", "parameters", "×", "bytes_per_param", ")", "in MB"],
+    ),
+    ("self.floor + self.activation_factor_high", ["floor", "+", "activation_factor_high"]),
+    ("(self.weights + self.gradients).to('MB')", ["(", "weights", "+", "gradients", ")", "in MB"]),
+    (
+        "(self.step_traffic / self.bandwidth).to('millisecond')",
+        ["(", "step_traffic", "bandwidth", ")", "in ms"],
+    ),
+    ("traffic.to(ureg.ms)", ["traffic", "in ms"]),
+    ("traffic.to('megabyte')", ["traffic", "in MB"]),
+    ("traffic.to('MB/s')", ["traffic", "in MB/s"]),
+    ("traffic.to('furlong_per_jiffy_xyz')", ["traffic", "in furlong_per_jiffy_xyz"]),
+    ("traffic.m_as('MB')", ["traffic", "in MB"]),
+    ("self.x.to_base_units().magnitude", ["x"]),
+    ("self.x.to_reduced_units().m", ["x"]),
+    ("self.x.to('dimensionless')", ["x"]),
+    ("self.m + self.magnitude", ["m", "+", "magnitude"]),
+    ("a + b * c", ["a", "+", "b", "×", "c"]),
+    ("a - b", ["a", "−", "b"]),
+    ("a // b % c", ["a", "//", "b", "mod", "c"]),
+    ("-self.x", ["−", "x"]),
+    ("+self.x", ["+", "x"]),
+    ("- -x", ["−", "−", "x"]),
+    ("min(self.a, self.b)", ["min", "(", "a", ",", "b", ")"]),
+    ("max(a, b, c)", ["max", "(", "a", ",", "b", ",", "c", ")"]),
+    ("calc_x(self.a, self.b)", ["calc_x", "(", "a", ",", "b", ")"]),
+    ("physics.calc_x(self.a)", ["physics.calc_x", "(", "a", ")"]),
+    ("self.helper(n)", ["helper", "(", "n", ")"]),
+    ("now()", ["now", "(", ")"]),
+    ("math.log(x)", ["ln", "(", "x", ")"]),
+    ("abs(self.a - self.b)", ["|", "a", "−", "b", "|"]),
+    ("math.ceil(x)", ["⌈", "x", "⌉"]),
+    ("np.floor(x)", ["⌊", "x", "⌋"]),
+    ("a <= b < c", ["a", "≤", "b", "<", "c"]),
+    ("a >= b > c", ["a", "≥", "b", ">", "c"]),
+    ("a == b != c", ["a", "=", "b", "≠", "c"]),
+    ("a and not b or c", ["a", "∧", "¬", "b", "∨", "c"]),
+    ("math.pi * r ** 2", ["π", "×", "r", "2"]),
+    ("None", ["None"]),
+    ("True", ["True"]),
+    ("'fp16'", ["'fp16'"]),
+    ("'<a & \"b\">'", ["'<a & \"b\">'"]),
+    ("0.5 + 1_000_000 + 0x1F", ["0.5", "+", "1000000", "+", "0x1F"]),
+    ("  self.a\n", ["a"]),
+    ("(self.a # the a\n + self.b)", ["(", "a", "+", "b", ")"]),
+    ("self.dérivé", ["dérivé"]),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), LEAF_CASES)
+def test_leaf_texts(source: str, expected: list[str]) -> None:
+    assert leaf_texts(math_of(source)) == expected
+
+
+def test_self_is_dropped_and_every_name_is_upright() -> None:
+    root = math_of("(self.parameters * x).to('MB') + self.bytes_per_param")
+    names = elements(root, "mi")
+    assert [name.text for name in names] == ["parameters", "x", "bytes_per_param"]
+    assert all(name.get("mathvariant") == "normal" for name in names)
+
+
+def test_dimensionless_ratio_is_a_fraction_without_unit() -> None:
+    fraction = body("(self.total / self.weights).to('').magnitude")
+    # The source brackets stay around the fraction; no unit follows it.
+    assert [local(child) for child in fraction] == ["mo", "mfrac", "mo"]
+    numerator, denominator = fraction[1]
+    assert (local(numerator), numerator.text) == ("mi", "total")
+    assert (local(denominator), denominator.text) == ("mi", "weights")
+    assert elements(fraction, "mtext") == []
+
+
+def test_unit_follows_the_quantity_after_a_space() -> None:
+    row = body("(self.step_traffic / self.bandwidth).to('millisecond')")
+    assert [local(child) for child in row] == ["mrow", "mspace", "mtext"]
+    assert row[2].text == "in ms"
+    assert local(row[0][1]) == "mfrac"
+
+
+@pytest.mark.parametrize(
+    ("source", "grouping"),
+    [
+        ("(a + b) * c", 1),
+        ("a + b * c", 0),
+        ("((a))", 2),
+        ("(a)", 1),
+        ("f(a)", 0),
+        ("f((a))", 1),
+        ("min((a), b)", 1),
+        ("max(a, (b + c))", 1),
+        ("(f(a))", 1),
+        ("sqrt(x)", 0),
+        ("self.x.to('MB')", 0),
+        ("(self.x).to('MB')", 1),
+        ("((self.x).to('MB'))", 2),
+        ("(a) + (b)", 2),
+        ("-(a)", 1),
+        ("(a if b else c)", 1),
+        ("(\n  a\n  + b\n)", 1),
+    ],
+)
+def test_brackets_are_where_the_source_has_them(source: str, grouping: int) -> None:
+    assert grouping_opening_brackets(math_of(source)) == grouping
+
+
+def test_bracketed_numerator_is_kept() -> None:
+    fraction = body("(a + b) / c")
+    assert local(fraction) == "mfrac"
+    assert leaf_texts(fraction[0]) == ["(", "a", "+", "b", ")"]
+    assert leaf_texts(fraction[1]) == ["c"]
+
+
+def test_power_is_a_superscript() -> None:
+    power = body("(self.a + 1) ** -2")
+    assert local(power) == "msup"
+    assert leaf_texts(power[0]) == ["(", "a", "+", "1", ")"]
+    assert leaf_texts(power[1]) == ["−", "2"]
+
+
+@pytest.mark.parametrize(
+    ("source", "mantissa", "exponent"),
+    [("10e6", "10", ["6"]), ("2.5e-3", "2.5", ["−", "3"]), ("1E+09", None, ["9"])],
+)
+def test_exponent_notation_is_a_power_of_ten(
+    source: str, mantissa: str | None, exponent: list[str]
+) -> None:
+    number = body(source)
+    if mantissa is None:
+        power = number
+    else:
+        assert [(local(child), child.text) for child in number[:2]] == [
+            ("mn", mantissa),
+            ("mo", "×"),
+        ]
+        power = number[2]
+    assert local(power) == "msup"
+    assert (local(power[0]), power[0].text) == ("mn", "10")
+    assert leaf_texts(power[1]) == exponent
+
+
+@pytest.mark.parametrize("source", ["sqrt(x)", "math.sqrt(x)", "np.sqrt(x)", "numpy.sqrt(x)"])
+def test_square_root(source: str) -> None:
+    root = body(source)
+    assert local(root) == "msqrt"
+    assert leaf_texts(root) == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("source", "base"),
+    [("math.log(x, b)", "b"), ("math.log2(x)", "2"), ("log10(x)", "10"), ("np.log10(x)", "10")],
+)
+def test_logarithm_with_base_is_subscripted(source: str, base: str) -> None:
+    application = body(source)
+    function, apply, arguments = application
+    assert local(function) == "msub"
+    assert [child.text for child in function] == ["log", base]
+    assert apply.text == APPLY
+    assert leaf_texts(arguments) == ["(", "x", ")"]
+
+
+@pytest.mark.parametrize("source", ["exp(self.rate * t)", "math.exp(self.rate * t)"])
+def test_exponential_is_a_power_of_e(source: str) -> None:
+    power = body(source)
+    assert local(power) == "msup"
+    assert (local(power[0]), power[0].text) == ("mi", "e")
+    assert leaf_texts(power[1]) == ["rate", "×", "t"]
+
+
+def test_function_application_is_marked() -> None:
+    application = body("calc_x(self.a, self.b)")
+    assert [local(child) for child in application] == ["mi", "mo", "mrow"]
+    assert application[1].text == APPLY
+
+
+def test_conditional_is_piecewise() -> None:
+    brace, table = body("self.a if self.flag else self.b")
+    assert (local(brace), brace.text) == ("mo", "{")
+    assert local(table) == "mtable"
+    rows = [[leaf_texts(cell) for cell in row] for row in table]
+    assert rows == [[["a"], ["if", "flag"]], [["b"], ["otherwise"]]]
+
+
+def test_chained_conditional_is_one_table() -> None:
+    _, table = body("a if x < 0 else b if x < 1 else c")
+    rows = [[leaf_texts(cell) for cell in row] for row in table]
+    assert rows == [
+        [["a"], ["if", "x", "<", "0"]],
+        [["b"], ["if", "x", "<", "1"]],
+        [["c"], ["otherwise"]],
+    ]
+
+
+def test_bracketed_inner_conditional_keeps_its_brackets() -> None:
+    root = math_of("a if x else (b if y else c)")
+    assert len(elements(root, "mtable")) == 2
+    assert grouping_opening_brackets(root) == 1
+
+
+# --- Refusals ----------------------------------------------------------------
+
+REFUSALS = [
+    ("self.a[0]", "subscript"),
+    ("self.a[1:2]", "subscript"),
+    ("lambda x: x", "lambda"),
+    ("[x for x in self.xs]", "list comprehension"),
+    ("{x for x in self.xs}", "set comprehension"),
+    ("{x: 1 for x in self.xs}", "dict comprehension"),
+    ("sum(x for x in self.xs)", "generator expression"),
+    ("f'{self.a} MB'", "f-string"),
+    ("config.threshold", "attribute '.threshold' of a non-self object"),
+    ("self.a.b", "attribute '.b' of a non-self object"),
+    ("f(*args)", "starred argument"),
+    ("f(a, key=1)", "keyword argument"),
+    ("f(**options)", "keyword argument"),
+    ("(a, b)", "tuple"),
+    ("[a, b]", "list"),
+    ("{1: 2}", "dict"),
+    ("(n := 3)", "assignment expression"),
+    ("a @ b", "matrix multiplication"),
+    ("a | b", "bitwise operator"),
+    ("~a", "bitwise inversion"),
+    ("a is None", "identity comparison"),
+    ("a in b", "membership test"),
+    ("b'raw'", "bytes literal"),
+    ("...", "ellipsis"),
+    ("(a + b).sum()", "method call '.sum()'"),
+    ("self.xs.sum()", "method call"),
+    ("f(a)(b)", "call of a computed function"),
+    ("(f)(a)", "parenthesised function"),
+    ("x.to()", ".to() with 0 arguments"),
+    ("x.to(self.unit)", "unit that is neither"),
+    ("x.to(unit='MB')", "keyword argument"),
+]
+
+
+@pytest.mark.parametrize(("source", "construct"), REFUSALS)
+def test_unsupported_syntax_is_refused_with_its_name(source: str, construct: str) -> None:
+    result = expression_to_mathml(source)
+    assert result.mathml is None
+    assert result.reason.startswith("unsupported syntax: ")
+    assert construct in result.reason
+
+
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        ("", "empty expression"),
+        ("   \n ", "empty expression"),
+        ("a +", "syntax error"),
+        ("x = 1", "not a single expression"),
+        ("a\nb", "not a single expression"),
+        ("import os", "not a single expression"),
+        ("self.a;", "not a single expression"),
+        ("a\x00b", "syntax error"),
+        ("1" * 20_000, "too long"),
+        ("-" * 200 + "a", "nested too deeply"),
+        ("+".join(["a"] * 2_000), "nested too deeply"),
+    ],
+)
+def test_text_that_is_no_expression_is_refused(source: str, reason: str) -> None:
+    result = expression_to_mathml(source)
+    assert result.mathml is None
+    assert reason in result.reason
+
+
+def test_control_characters_never_reach_the_xml() -> None:
+    root = math_of("'a\x01b'")
+    assert leaf_texts(root) == ["'a\ufffdb'"]
+
+
+# --- Properties --------------------------------------------------------------
+
+# Precedence levels of the generated expressions, loosest first.
+CONDITIONAL, OR, AND, NOT, COMPARISON, SUM, PRODUCT, UNARY, POWER, ATOM = range(10)
+
+
+@dataclass(frozen=True)
+class Generated:
+    text: str
+    level: int
+
+
+def at_least(child: Generated, level: int) -> str:
+    """The child's text, bracketed if Python would otherwise parse it differently."""
+    return child.text if child.level >= level else f"({child.text})"
+
+
+NAMES = st.sampled_from(["a", "b", "x", "rate", "n_layers", "self.parameters", "self.b"])
+NUMBERS = st.sampled_from(["0", "2", "0.5", "1_000", "1e9", "2.5e-3", "10E6"])
+LEAVES = st.one_of(
+    NAMES.map(lambda text: Generated(text, ATOM)),
+    NUMBERS.map(lambda text: Generated(text, POWER)),
+)
+BINARY = {"+": SUM, "-": SUM, "*": PRODUCT, "/": PRODUCT, "//": PRODUCT, "%": PRODUCT}
+
+
+def binary(left: Generated, operator: str, right: Generated) -> Generated:
+    if operator == "**":
+        return Generated(f"{at_least(left, ATOM)} ** {at_least(right, UNARY)}", POWER)
+    level = BINARY[operator]
+    return Generated(f"{at_least(left, level)} {operator} {at_least(right, level + 1)}", level)
+
+
+def comparison(operands: list[Generated], operators: list[str]) -> Generated:
+    text = at_least(operands[0], SUM)
+    for operator, operand in zip(operators, operands[1:], strict=False):
+        text += f" {operator} {at_least(operand, SUM)}"
+    return Generated(text, COMPARISON)
+
+
+def boolean(operator: str, left: Generated, right: Generated) -> Generated:
+    level = AND if operator == "and" else OR
+    return Generated(f"{at_least(left, level + 1)} {operator} {at_least(right, level + 1)}", level)
+
+
+def conditional(value: Generated, condition: Generated, otherwise: Generated) -> Generated:
+    text = f"{at_least(value, OR)} if {at_least(condition, OR)} else {otherwise.text}"
+    return Generated(text, CONDITIONAL)
+
+
+def call(function: str, arguments: list[Generated]) -> Generated:
+    return Generated(f"{function}({', '.join(argument.text for argument in arguments)})", ATOM)
+
+
+def extend(children: st.SearchStrategy[Generated]) -> st.SearchStrategy[Generated]:
+    return st.one_of(
+        st.builds(binary, children, st.sampled_from([*BINARY, "**"]), children),
+        st.builds(
+            lambda sign, operand: Generated(f"{sign}{at_least(operand, UNARY)}", UNARY),
+            st.sampled_from(["-", "+", "- "]),
+            children,
+        ),
+        st.builds(
+            comparison,
+            st.lists(children, min_size=2, max_size=3),
+            st.lists(st.sampled_from(["<", "<=", "==", "!=", ">", ">="]), min_size=2, max_size=2),
+        ),
+        st.builds(lambda operand: Generated(f"not {at_least(operand, NOT)}", NOT), children),
+        st.builds(boolean, st.sampled_from(["and", "or"]), children, children),
+        st.builds(conditional, children, children, children),
+        st.builds(
+            call, st.sampled_from(["min", "max"]), st.lists(children, min_size=1, max_size=3)
+        ),
+        st.builds(lambda radicand: call("sqrt", [radicand]), children),
+        st.builds(
+            lambda quantity: Generated(f"{at_least(quantity, ATOM)}.to('MB')", ATOM), children
+        ),
+        children.map(lambda inner: Generated(f"({inner.text})", ATOM)),
+    )
+
+
+EXPRESSIONS = st.recursive(LEAVES, extend, max_leaves=12).map(lambda generated: generated.text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(EXPRESSIONS)
+def test_generated_expressions_keep_their_brackets(source: str) -> None:
+    ast.parse(source, mode="eval")  # the generator writes valid Python
+    root = math_of(source)
+    grouping, calls = source_parentheses(source)
+    assert grouping_opening_brackets(root) == grouping
+    every_opening = [node for node in elements(root, "mo") if node.text == "("]
+    assert len(every_opening) == grouping + applications_in(source)
+    assert calls >= applications_in(source)
+    assert not any("self" in text for text in leaf_texts(root))
+
+
+PYTHONISH = st.lists(
+    st.sampled_from(
+        [
+            "self.", "a", "x", "1", "2.5e3", "'MB'", "(", ")", "[", "]", "{", "}", ",", ":",
+            " + ", " - ", " * ", " / ", " ** ", " // ", " % ", " < ", " == ", " and ", " not ",
+            " if ", " else ", " lambda ", " for ", " in ", ".to(", ".magnitude", "min(", "sqrt(",
+            "f'", "*", "=", "\n", " ", "\\", "#", "\x00", "é",
+        ]
+    ),
+    max_size=20,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(), PYTHONISH, EXPRESSIONS.map(lambda text: text[:-1])))
+def test_any_text_gives_a_result_and_never_raises(source: str) -> None:
+    result = expression_to_mathml(source)
+    assert isinstance(result, MathResult)
+    if result.mathml is None:
+        assert result.reason
+    else:
+        assert local(ET.fromstring(result.mathml)) == "math"
