@@ -405,6 +405,7 @@ def render_helper(helper: HelperDoc) -> list[str]:
     body.append("")
     if doc.notes:
         body += [".. rubric:: Notes", ""] + render_notes(doc, {}) + [""]
+    body += _helper_steps(helper)
     if doc.references:
         body += [".. rubric:: References", ""] + render_references(doc)
     if doc.examples:

@@ -1,0 +1,61 @@
+"""Scenario objects are Python-domain objects: cross-references and objects.inv."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from urllib.parse import urldefrag
+
+from refgen.testing import BuildResult, write_scenario_project
+from tests.html_helpers import main, read_html
+from tests.test_pages import MODULE
+
+
+def read_inventory(path: Path) -> dict[tuple[str, str], str]:
+    """objects.inv as {(role, name): uri}, read per the documented v2 format."""
+    raw = path.read_bytes()
+    header_end = 0
+    for _ in range(4):
+        header_end = raw.index(b"\n", header_end) + 1
+    entries = {}
+    for line in zlib.decompress(raw[header_end:]).decode().splitlines():
+        name, role, _priority, uri, _display = line.split(" ", 4)
+        entries[(role, name)] = uri.replace("$", name) if uri.endswith("$") else uri
+    return entries
+
+
+def test_inventory_lists_classes_inputs_attributes_and_helpers(site: BuildResult) -> None:
+    inventory = read_inventory(site.outdir / "objects.inv")
+    cls = "scenarios.training.UpdateWorkingSetScenario"
+    helper = "scenarios.physics.memory.calc_update_step_traffic"
+    assert inventory[("py:class", cls)].startswith("reference/scenarios.training/Update")
+    assert ("py:attribute", f"{cls}.bandwidth") in inventory
+    assert ("py:property", f"{cls}.step_floor") in inventory
+    assert inventory[("py:function", helper)].startswith("reference/helpers/")
+    assert ("py:attribute", "scenarios.Scenarios.PhoneFullUpdateWorkingSet") in inventory
+
+
+def test_py_roles_resolve_to_the_generated_entries(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path, "fruit", {"counting": MODULE}, conf_extra="nitpicky = True\n"
+    )
+    (project.docs / "prose.rst").write_text(
+        "Prose\n=====\n\n"
+        "See :py:class:`fruit.counting.Apples`, its input "
+        ":py:attr:`fruit.counting.Apples.count` and its figure "
+        ":py:attr:`fruit.counting.Apples.doubled`.\n"
+    )
+    index = project.docs / "index.rst"
+    index.write_text(index.read_text() + "   prose\n")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "prose.html")
+    hrefs = [a["href"] for a in main(page).find_all("a", class_="reference internal")]
+    assert [urldefrag(h)[1] for h in hrefs] == [
+        "fruit.counting.Apples",
+        "fruit.counting.Apples.count",
+        "fruit.counting.Apples.doubled",
+    ]
+    target = read_html(result.outdir / "reference" / "fruit.counting" / "Apples.html")
+    for href in hrefs:
+        assert target.find(id=urldefrag(href)[1]) is not None

@@ -1,0 +1,147 @@
+"""Registry values: every input and derived figure of each registry scenario."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
+from tests.html_helpers import main, read_html, section, text
+
+SEED_FIGURES = {
+    "parameters": "10⁷",
+    "bytes_per_param": "4 B",
+    "optimizer_moments": "2",
+    "bandwidth": "51.2 GB/s",
+    "weights": "40 MB",
+    "gradients": "40 MB",
+    "optimizer_state": "80 MB",
+    "activations": "200 MB",
+    "persistent": "160 MB",
+    "total": "360 MB",
+    "amplification": "9",
+    "floor": "4",
+    "ceiling": "12",
+    "step_traffic": "800 MB",
+    "weight_reads": "120 MB",
+    "traffic_ratio": "20",
+    "weight_read_share": "0.15",
+    "step_floor": "15.625 ms",
+}
+
+
+def value_table(page: BeautifulSoup) -> dict[str, dict[str, str]]:
+    """Registry values as {entry: {attribute: cell text}}."""
+    table = section(page, "Registry values").find("table")
+    entries = [text(th) for th in table.find("thead").find_all("th")][1:]
+    values: dict[str, dict[str, str]] = {entry: {} for entry in entries}
+    for row in table.find("tbody").find_all("tr"):
+        name, *cells = [text(cell) for cell in row.find_all(["th", "td"])]
+        for entry, cell in zip(entries, cells, strict=True):
+            values[entry][name] = cell
+    return values
+
+
+def test_seed_scenario_figures(scenario_page: BeautifulSoup) -> None:
+    values = value_table(scenario_page)["PhoneFullUpdateWorkingSet"]
+    assert len(values) == 20
+    for name, figure in SEED_FIGURES.items():
+        assert values[name] == figure, name
+    intro = section(scenario_page, "Registry values").find("p")
+    assert "5 significant figures" in text(intro)
+
+
+GADGETS = '''
+    """Gadget scenarios
+
+    Scenarios whose figures cannot always be computed.
+    """
+
+    from dataclasses import dataclass
+    from typing import Optional
+
+    import pint
+
+    ureg = pint.UnitRegistry()
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Link:
+        """Moving bytes over a link."""
+
+        size: float
+        """Megabytes to move."""
+        rate: Optional[float] = None
+        """Megabytes per second, when known."""
+
+        @property
+        def megabits(self) -> float:
+            """Size in megabits."""
+            return 8 * self.size
+
+        @property
+        def seconds(self) -> float:
+            """Transfer time."""
+            return self.megabits / self.rate
+
+        @property
+        def broken(self) -> float:
+            """Always fails."""
+            return 1 / 0
+'''
+REGISTRY = '''
+    """Named links."""
+
+    from gadgets.links import Link
+
+
+    class Named:
+        """Named links."""
+
+        Known = Link(size=10.0, rate=2.0)
+        """A link with a rate."""
+        Unknown = Link(size=10.0)
+        """A link without one."""
+'''
+
+
+@pytest.fixture(scope="session")
+def gadgets(tmp_path_factory: pytest.TempPathFactory) -> ScenarioProject:
+    """A package whose values cannot all be computed, with a page quoting them."""
+    root: Path = tmp_path_factory.mktemp("gadgets")
+    project = write_scenario_project(
+        root, "gadgets", {"links": GADGETS, "registry": REGISTRY}, registry="registry.Named"
+    )
+    (project.docs / "quotes.rst").write_text(
+        "Quotes\n======\n\n"
+        "Known takes :scenario:`Known.seconds`, or :scenario:`Known.seconds:.2f`.\n\n"
+        "Missing entry :scenario:`Nobody.seconds`.\n\n"
+        "Missing attribute :scenario:`Known.nothing`.\n\n"
+        "No rate :scenario:`Unknown.seconds`.\n\n"
+        "Raises :scenario:`Known.broken`.\n"
+    )
+    index = project.docs / "index.rst"
+    index.write_text(index.read_text() + "   quotes\n")
+    return project
+
+
+@pytest.fixture(scope="session")
+def gadgets_site(gadgets: ScenarioProject) -> BuildResult:
+    return gadgets.build("html", "--keep-going")
+
+
+def test_unavailable_values_show_the_reason_not_a_traceback(gadgets_site: BuildResult) -> None:
+    result = gadgets_site
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "gadgets.links" / "Link.html")
+    values = value_table(page)
+    assert values["Known"]["seconds"] == "40"
+    assert values["Unknown"]["rate"] == "None"
+    assert values["Unknown"]["seconds"] == (
+        "not available (needs rate, which this scenario does not give)"
+    )
+    assert values["Known"]["broken"] == "not available (ZeroDivisionError: division by zero)"
+    assert "Traceback" not in text(main(page))
+    assert not [w for w in result.warnings if "Link.html" in w or "links.py" in w]
