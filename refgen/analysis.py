@@ -18,6 +18,13 @@ from typing import Any
 from refgen import discovery
 from refgen.docstrings import parse_docstring
 from refgen.equations import extract_equation, extract_steps
+from refgen.members import (
+    ClassSource,
+    DeclaredProperty,
+    class_sources,
+    declared_inputs,
+    declared_properties,
+)
 from refgen.model import (
     DerivedDoc,
     Docstring,
@@ -37,8 +44,6 @@ from refgen.source import (
     AssignmentSource,
     ModuleSource,
     class_assignments,
-    class_fields,
-    class_properties,
     docstring_node,
     find_class,
     find_function,
@@ -81,27 +86,22 @@ def analyse_module(module_name: str) -> ModuleDoc:
     )
 
 
-def _input_docs(cls: type, source: ModuleSource, classdef: Any) -> tuple[InputDoc, ...]:
-    declared = {f.name: f for f in class_fields(source, classdef)}
-    if dataclasses.is_dataclass(cls):
-        names = [f.name for f in dataclasses.fields(cls) if f.init]
-    else:
-        names = list(declared)
-    inputs = []
-    for name in names:
-        field = declared.get(name)
-        if field is None:
-            continue
-        inputs.append(
-            InputDoc(
-                name=name,
-                annotation=field.annotation,
-                default=field.default,
-                description=_summary(field.docstring),
-                location=SourceLocation(source.path, field.line),
-            )
+def _inherited(owner: ClassSource, cls: type) -> str | None:
+    return None if owner.cls is cls else owner.qualname
+
+
+def _input_docs(cls: type) -> tuple[InputDoc, ...]:
+    return tuple(
+        InputDoc(
+            name=item.name,
+            annotation=item.annotation,
+            default=item.default,
+            description=_summary(item.description),
+            location=item.owner.location(item.line),
+            inherited_from=_inherited(item.owner, cls),
         )
-    return tuple(inputs)
+        for item in declared_inputs(cls)
+    )
 
 
 def _helper_paths(function: Any, calls: Iterable[str]) -> tuple[str, ...]:
@@ -115,46 +115,46 @@ def _helper_paths(function: Any, calls: Iterable[str]) -> tuple[str, ...]:
     return tuple(paths)
 
 
-def _property_function(cls: type, name: str) -> Any:
-    attribute = inspect.getattr_static(cls, name, None)
-    return getattr(attribute, "fget", None) or getattr(attribute, "func", None)
+NO_SOURCE = "no source code to read: the class was made at run time or its file is missing"
 
 
-def _derived_docs(
-    cls: type, source: ModuleSource, classdef: Any, problems: list[Problem]
-) -> tuple[DerivedDoc, ...]:
-    qualname = discovery.dotted_path(cls)
-    derived = []
-    for prop in class_properties(classdef):
-        extracted = extract_equation(source, prop.node)
-        function = _property_function(cls, prop.name)
+def _derived_doc(cls: type, prop: DeclaredProperty, problems: list[Problem]) -> DerivedDoc:
+    qualname = f"{discovery.dotted_path(cls)}.{prop.name}"
+    owner = prop.owner
+    if prop.source is not None and owner.module is not None:
+        extracted = extract_equation(owner.module, prop.source.node)
         equation = Equation(
-            extracted.expression,
-            _helper_paths(function, extracted.calls),
-            extracted.reason,
+            extracted.expression, _helper_paths(prop.function, extracted.calls), extracted.reason
         )
-        location = SourceLocation(source.path, prop.line)
-        if not prop.docstring:
-            problems.append(
-                Problem(
-                    "docstring",
-                    f"derived attribute {prop.name!r} has no docstring",
-                    location,
-                    f"{qualname}.{prop.name}",
-                )
-            )
-        derived.append(
-            DerivedDoc(
-                name=prop.name,
-                qualname=f"{qualname}.{prop.name}",
-                description=_summary(prop.docstring),
-                equation=equation,
-                location=location,
-                return_annotation=source.segment(prop.node.returns) if prop.node.returns else "",
-                reads=extracted.reads,
+        reads = extracted.reads
+        docstring = prop.source.docstring
+        location = owner.location(prop.source.line)
+        returns = prop.source.node.returns
+        annotation = owner.module.segment(returns) if returns is not None else ""
+    else:
+        equation = Equation(None, (), NO_SOURCE)
+        reads, docstring, location = (), prop.doc, owner.location()
+        annotation = ""
+    if not docstring and owner.cls is cls:
+        problems.append(
+            Problem(
+                "docstring", f"derived attribute {prop.name!r} has no docstring", location, qualname
             )
         )
-    return tuple(derived)
+    return DerivedDoc(
+        name=prop.name,
+        qualname=qualname,
+        description=_summary(docstring),
+        equation=equation,
+        location=location,
+        return_annotation=annotation,
+        reads=reads,
+        inherited_from=_inherited(owner, cls),
+    )
+
+
+def _derived_docs(cls: type, problems: list[Problem]) -> tuple[DerivedDoc, ...]:
+    return tuple(_derived_doc(cls, prop, problems) for prop in declared_properties(cls))
 
 
 def _with_data_flow(
@@ -248,32 +248,23 @@ def _canonical_references(
 def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> ScenarioDoc:
     """The full reference record of one scenario class."""
     qualname = discovery.dotted_path(cls)
-    source = _module_source(cls)
-    classdef = find_class(source.tree, cls.__qualname__)
-    if classdef is None:
-        raise ValueError(f"cannot find the definition of {qualname} in {source.path}")
-    doc_node = docstring_node(classdef.body)
-    docstring = parse_docstring(
-        str(doc_node.value) if doc_node else None,
-        source.path,
-        doc_node.lineno if doc_node else classdef.lineno,
-        qualname,
-    )
+    own = class_sources(cls)[0] if class_sources(cls) else None
+    location = own.location() if own else SourceLocation(f"<{cls.__module__}>", 0)
+    doc_node = docstring_node(own.node.body) if own and own.node else None
+    if doc_node is not None:
+        docstring = parse_docstring(str(doc_node.value), location.path, doc_node.lineno, qualname)
+    else:
+        docstring = parse_docstring(inspect.getdoc(cls), location.path, location.line, qualname)
     problems = list(docstring.problems)
-    docstring = _canonical_references(
-        docstring, SourceLocation(source.path, classdef.lineno), qualname, problems
-    )
-    category = analyse_module(cls.__module__).title
-    inputs, derived = _with_data_flow(
-        _input_docs(cls, source, classdef), _derived_docs(cls, source, classdef, problems)
-    )
+    docstring = _canonical_references(docstring, location, qualname, problems)
+    inputs, derived = _with_data_flow(_input_docs(cls), _derived_docs(cls, problems))
     return ScenarioDoc(
         name=cls.__name__,
         module=cls.__module__,
         qualname=qualname,
-        category=category,
+        category=analyse_module(cls.__module__).title,
         source_path=discovery.display_path(cls.__module__),
-        location=SourceLocation(source.path, classdef.lineno),
+        location=location,
         docstring=docstring,
         inputs=inputs,
         derived=derived,

@@ -126,6 +126,8 @@ class InputDoc:
     location: SourceLocation
     feeds: tuple[str, ...] = ()
     """Derived attributes of the same class that read this input."""
+    inherited_from: str | None = None
+    """Dotted path of the base class that declares the input, if not this class."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,8 @@ class DerivedDoc:
     """Inputs and derived attributes this one reads through ``self``."""
     feeds: tuple[str, ...] = ()
     """Derived attributes that read this one."""
+    inherited_from: str | None = None
+    """Dotted path of the base class that defines the property, if not this class."""
 
 
 @dataclass(frozen=True)

@@ -184,7 +184,14 @@ def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, st
         [*field("Type", inline_code(item.annotation)), *field("Declared default", [default])]
     )
     lines += indent(_flow_fields(scenario, (), item.feeds))
+    lines += indent(_inherited_field(item.inherited_from, item.name))
     return lines + [""]
+
+
+def _inherited_field(base: str | None, name: str) -> list[str]:
+    if base is None:
+        return []
+    return field("Inherited from", [f":py:class:`~{base}` (:py:attr:`{name} <{base}.{name}>`)"])
 
 
 def raw_html(html: str, css_class: str) -> list[str]:
@@ -234,6 +241,7 @@ def render_derived(
         lines += indent([link_names(item.description, targets), ""])
     lines += indent(field("Equation", render_equation(item.equation)))
     lines += indent(_flow_fields(scenario, item.reads, item.feeds))
+    lines += indent(_inherited_field(item.inherited_from, item.name))
     return lines + [""]
 
 

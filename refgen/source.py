@@ -35,6 +35,7 @@ class FieldSource:
     default: str | None
     docstring: str | None
     line: int
+    default_node: ast.expr | None = None
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,15 @@ def _read_module_source(path: str, mtime_ns: int, size: int) -> ModuleSource:
 
 
 def find_class(tree: ast.Module, qualname: str) -> ast.ClassDef | None:
-    """The class definition for a (possibly nested) qualified name."""
+    """The class definition for a (possibly nested) qualified name.
+
+    Classes defined inside functions (``f.<locals>.C``) are found by name when
+    exactly one class of that name exists in the module.
+    """
+    if "<locals>" in qualname:
+        name = qualname.rpartition(".")[2]
+        matches = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name]
+        return matches[0] if len(matches) == 1 else None
     scope: list[ast.stmt] = tree.body
     found: ast.ClassDef | None = None
     for part in qualname.split("."):
@@ -116,6 +125,7 @@ def class_fields(module: ModuleSource, classdef: ast.ClassDef) -> list[FieldSour
                 default=module.segment(node.value) if node.value is not None else None,
                 docstring=_attribute_docstring(classdef.body, index),
                 line=node.lineno,
+                default_node=node.value,
             )
         )
     return fields

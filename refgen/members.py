@@ -1,0 +1,249 @@
+"""Members: the inputs and derived attributes of a class, whatever declares them.
+
+Inputs come from dataclasses, pydantic v2 models, attrs classes or plain
+annotations, and may be inherited; derived attributes are properties (or
+cached properties), own or inherited. Both are read from the source of each
+class in the method resolution order, with a fallback to the live objects for
+classes that have no source. No third-party library is imported: pydantic and
+attrs classes are recognised by the attributes they carry.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from refgen import discovery
+from refgen.model import SourceLocation
+from refgen.source import (
+    FieldSource,
+    ModuleSource,
+    PropertySource,
+    class_fields,
+    class_properties,
+    find_class,
+    read_module_source,
+)
+
+FRAMEWORK_MODULES = ("builtins", "typing", "pydantic", "attr", "abc", "dataclasses")
+FIELD_CALLS = frozenset({"field", "Field", "ib", "attrib"})
+
+
+@dataclass(frozen=True)
+class ClassSource:
+    """One class of an MRO with its source, when it has one."""
+
+    cls: type
+    module: ModuleSource | None
+    node: ast.ClassDef | None
+
+    @property
+    def qualname(self) -> str:
+        return discovery.dotted_path(self.cls)
+
+    def location(self, line: int | None = None) -> SourceLocation:
+        if self.module is None:
+            return SourceLocation(f"<{self.cls.__module__}>", 0)
+        return SourceLocation(self.module.path, line or (self.node.lineno if self.node else 1))
+
+
+@dataclass(frozen=True)
+class DeclaredInput:
+    name: str
+    annotation: str
+    default: str | None
+    description: str
+    owner: ClassSource
+    line: int | None
+
+
+@dataclass(frozen=True)
+class DeclaredProperty:
+    name: str
+    owner: ClassSource
+    source: PropertySource | None
+    function: Any
+    """The getter (``fget`` or the cached property's ``func``)."""
+    doc: str | None = None
+    """The property's own docstring, for classes without source."""
+
+
+def _is_framework(cls: type) -> bool:
+    return cls.__module__.partition(".")[0] in FRAMEWORK_MODULES
+
+
+@functools.lru_cache(maxsize=1024)
+def _class_source(cls: type) -> ClassSource:
+    try:
+        path = discovery.source_file(cls)
+        module = read_module_source(path) if path else None
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        module = None
+    node = find_class(module.tree, cls.__qualname__) if module else None
+    return ClassSource(cls, module if node else None, node)
+
+
+def class_sources(cls: type) -> list[ClassSource]:
+    """The user-defined classes of ``cls.__mro__``, most derived first."""
+    return [_class_source(klass) for klass in cls.__mro__ if not _is_framework(klass)]
+
+
+def _input_names(cls: type) -> list[str]:
+    if dataclasses.is_dataclass(cls):
+        return [f.name for f in dataclasses.fields(cls) if f.init]
+    pydantic_fields = getattr(cls, "__pydantic_fields__", None)
+    if isinstance(pydantic_fields, dict):
+        return list(pydantic_fields)
+    attrs_fields = getattr(cls, "__attrs_attrs__", None)
+    if attrs_fields is not None:
+        return [a.name for a in attrs_fields if getattr(a, "init", True)]
+    names: dict[str, None] = {}
+    for klass in reversed(class_sources(cls)):
+        for name, annotation in inspect.get_annotations(klass.cls).items():
+            if not name.startswith("_") and "ClassVar" not in str(annotation):
+                names.setdefault(name)
+    return list(names)
+
+
+def _call_name(node: ast.expr) -> str:
+    func = node.func if isinstance(node, ast.Call) else None
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _factory_text(module: ModuleSource, node: ast.expr) -> str:
+    """What a factory produces, as declared: a lambda's body or ``name()``."""
+    if isinstance(node, ast.Lambda):
+        return f"{module.segment(node.body)} (from a factory)"
+    return f"{module.segment(node)}() (from a factory)"
+
+
+def interpret_default(module: ModuleSource, node: ast.expr | None) -> tuple[str | None, str]:
+    """The declared default of a field, and a description given beside it.
+
+    Understands ``dataclasses.field``, pydantic's ``Field`` and attrs'
+    ``attr.ib``/``attrs.field``/``Factory``; anything else is shown as written.
+    Returns ``(None, ...)`` for a required input.
+    """
+    if node is None:
+        return None, ""
+    name = _call_name(node)
+    if name == "Factory" and isinstance(node, ast.Call) and node.args:
+        return _factory_text(module, node.args[0]), ""
+    if name not in FIELD_CALLS or not isinstance(node, ast.Call):
+        return module.segment(node), ""
+    keywords = {k.arg: k.value for k in node.keywords if k.arg}
+    description = keywords.get("description")
+    text = (
+        str(description.value)
+        if isinstance(description, ast.Constant) and isinstance(description.value, str)
+        else ""
+    )
+    if "default" in keywords:
+        return module.segment(keywords["default"]), text
+    for factory in ("default_factory", "factory"):
+        if factory in keywords:
+            return _factory_text(module, keywords[factory]), text
+    if name == "Field" and node.args:
+        first = node.args[0]
+        required = isinstance(first, ast.Constant) and first.value is Ellipsis
+        return (None if required else module.segment(first)), text
+    return None, text
+
+
+def _runtime_default(cls: type, name: str) -> str | None:
+    if dataclasses.is_dataclass(cls):
+        for field in dataclasses.fields(cls):
+            if field.name == name:
+                if field.default is not dataclasses.MISSING:
+                    return repr(field.default)
+                if field.default_factory is not dataclasses.MISSING:
+                    factory = field.default_factory
+                    return f"{getattr(factory, '__name__', 'factory')}() (from a factory)"
+                return None
+    value = inspect.getattr_static(cls, name, dataclasses.MISSING)
+    return None if value is dataclasses.MISSING else repr(value)
+
+
+def _annotation_text(cls: type, name: str) -> str:
+    for klass in cls.__mro__:
+        annotations = inspect.get_annotations(klass)
+        if name in annotations:
+            annotation = annotations[name]
+            return (
+                annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+            )
+    return ""
+
+
+def _declared_field(cls: type, name: str) -> tuple[ClassSource, FieldSource] | None:
+    for klass in class_sources(cls):
+        if klass.node is not None and klass.module is not None:
+            for field in class_fields(klass.module, klass.node):
+                if field.name == name:
+                    return klass, field
+    return None
+
+
+def declared_inputs(cls: type) -> Iterator[DeclaredInput]:
+    """Every constructor input of ``cls``, in the order the constructor takes them."""
+    for name in _input_names(cls):
+        found = _declared_field(cls, name)
+        if found is None:
+            yield DeclaredInput(
+                name,
+                _annotation_text(cls, name),
+                _runtime_default(cls, name),
+                "",
+                _class_source(cls),
+                None,
+            )
+            continue
+        owner, field = found
+        assert owner.module is not None
+        default, field_description = interpret_default(owner.module, field.default_node)
+        yield DeclaredInput(
+            name,
+            field.annotation,
+            default,
+            field.docstring or field_description,
+            owner,
+            field.line,
+        )
+
+
+def _getter(attribute: Any) -> Any:
+    return getattr(attribute, "fget", None) or getattr(attribute, "func", None)
+
+
+def _is_property(attribute: Any) -> bool:
+    return isinstance(attribute, property | functools.cached_property)
+
+
+def declared_properties(cls: type) -> list[DeclaredProperty]:
+    """Public properties of ``cls`` and its bases; a base's come first."""
+    found: dict[str, DeclaredProperty] = {}
+    for klass in reversed(class_sources(cls)):
+        parsed = {p.name: p for p in class_properties(klass.node)} if klass.node is not None else {}
+        for name, attribute in vars(klass.cls).items():
+            if name.startswith("_") or not _is_property(attribute):
+                continue
+            found[name] = DeclaredProperty(
+                name, klass, parsed.get(name), _getter(attribute), attribute.__doc__
+            )
+    ordered = sorted(
+        found.values(),
+        key=lambda p: (
+            class_sources(cls)[::-1].index(p.owner),
+            p.source.line if p.source else 0,
+        ),
+    )
+    return ordered
