@@ -27,7 +27,7 @@ from sphinx.util.parsing import nested_parse_to_nodes
 
 from refgen import __version__, analysis, discovery, render, values
 from refgen.examples import run_examples
-from refgen.model import ExampleBlock, Problem, SourceLocation
+from refgen.model import ExampleBlock, Problem, RegistryDoc, ScenarioDoc, SourceLocation
 from refgen.pages import plan_site, write_plan
 
 logger = logging.getLogger(__name__)
@@ -209,12 +209,7 @@ class ScenarioDirective(_GeneratedPageDirective):
         config = self.config
         try:
             cls = discovery.resolve(self.arguments[0])
-            registry = (
-                analysis.analyse_registry(config.refgen_registry)
-                if config.refgen_registry
-                else None
-            )
-            scenario = analysis.analyse_scenario(cls, registry)
+            scenario = analysis.analyse_scenario(cls, self._registry())
         except Exception as error:
             warn(
                 "analysis",
@@ -233,6 +228,7 @@ class ScenarioDirective(_GeneratedPageDirective):
                 warn("example", failure.describe(with_location=False), failure.location)
         precision = config.refgen_value_precision
         entry_values = values.scenario_values(scenario, precision)
+        self._report_raising_properties(scenario, entry_values)
         examples = [scenario.docstring.examples] if scenario.docstring.examples else []
         lines = render.render_scenario(scenario, entry_values, precision)
         return self.parse_lines(lines, scenario.location, examples)
@@ -240,6 +236,32 @@ class ScenarioDirective(_GeneratedPageDirective):
     def _runs_examples(self) -> bool:
         # The doctest builder runs these examples itself; running them here would double them.
         return bool(self.config.refgen_run_examples) and self.env.app.builder.name != "doctest"
+
+    def _registry(self) -> RegistryDoc | None:
+        """The registry, or None when it fails (page planning has reported why)."""
+        if not self.config.refgen_registry:
+            return None
+        try:
+            return analysis.analyse_registry(self.config.refgen_registry)
+        except Exception:
+            return None
+
+    @staticmethod
+    def _report_raising_properties(
+        scenario: ScenarioDoc, entry_values: Iterable[values.EntryValues]
+    ) -> None:
+        """Warn about properties that raise, except for lack of an optional input."""
+        for entry in entry_values:
+            for value in entry.values:
+                if value.available or value.missing_inputs:
+                    continue
+                item = scenario.attribute(value.name)
+                warn(
+                    "value",
+                    f"{scenario.qualname}.{value.name} cannot be computed for registry "
+                    f"entry {entry.entry}: {value.reason}",
+                    item.location if item else scenario.location,
+                )
 
     def _registry_objects(self) -> list[Any]:
         if not self.config.refgen_registry:

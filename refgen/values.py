@@ -14,6 +14,7 @@ from typing import Any
 from refgen import discovery
 from refgen.model import RegistryEntryDoc, ScenarioDoc
 
+NOT_AVAILABLE = "not available"
 DEFAULT_PRECISION = 5
 """Significant figures of the numbers in registry value tables."""
 INLINE_FORMAT = ".3g"
@@ -28,6 +29,8 @@ class Value:
     text: str
     available: bool = True
     reason: str = ""
+    missing_inputs: tuple[str, ...] = ()
+    """Optional inputs left unset that the value needs (the expected way to fail)."""
 
 
 @dataclass(frozen=True)
@@ -92,14 +95,14 @@ def _missing_inputs(scenario: ScenarioDoc, instance: Any, name: str) -> list[str
     return sorted(missing)
 
 
-def unavailable_reason(scenario: ScenarioDoc, instance: Any, name: str, error: Exception) -> str:
-    missing = _missing_inputs(scenario, instance, name)
+def unavailable(scenario: ScenarioDoc, instance: Any, name: str, error: Exception) -> Value:
+    """A value that raised, with the reason: a missing input, or the error itself."""
+    missing = tuple(_missing_inputs(scenario, instance, name))
     if missing:
-        return f"needs {', '.join(missing)}, which this scenario does not give"
-    return f"{type(error).__name__}: {error}"
-
-
-NOT_AVAILABLE = "not available"
+        reason = f"needs {', '.join(missing)}, which this scenario does not give"
+    else:
+        reason = f"{type(error).__name__}: {error}"
+    return Value(name, NOT_AVAILABLE, False, reason, missing)
 
 
 def compute(
@@ -113,8 +116,7 @@ def compute(
     try:
         raw = getattr(instance, name)
     except Exception as error:  # a scenario's own bug must not stop the reference
-        reason = unavailable_reason(scenario, instance, name, error)
-        return Value(name, NOT_AVAILABLE, False, reason)
+        return unavailable(scenario, instance, name, error)
     try:
         return Value(name, format_value(raw, spec, precision))
     except (TypeError, ValueError) as error:

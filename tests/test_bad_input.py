@@ -1,0 +1,198 @@
+"""Bad input is a warning naming the file, line and object; the rest of the site builds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
+
+GOOD = '''
+    """Good scenarios
+
+    These build.
+    """
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Good:
+        """Fine.
+
+        Notse
+        -----
+        A misspelt section.
+
+        Parameters
+        ----------
+        : no name here
+        """
+
+        size: float
+        """A size."""
+
+        def __post_init__(self) -> None:
+            if self.size < 0:
+                raise ValueError(f"Good.size: must not be negative, got {self.size}")
+
+        @property
+        def twice(self) -> float:
+            """Twice the size."""
+            return 2 * self.size
+'''
+
+SYNTAX = '''
+    """Broken syntax"""
+
+    def oops(:
+        pass
+'''
+
+RAISING = '''
+    """Raises on import"""
+
+    SETTING = 1
+    raise RuntimeError("no configuration found")
+'''
+
+REGISTRY = '''
+    """Registry with one bad entry."""
+
+    from broken.good import Good
+
+
+    class Named:
+        """Named scenarios."""
+
+        Fine = Good(size=1.0)
+        Negative = Good(size=-1.0)
+'''
+
+OTHER = '''
+    """Not documented"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class Stray:
+        """Nobody documents this."""
+
+        x: int
+'''
+
+STRAY_REGISTRY = '''
+    """Registry naming an undocumented class."""
+
+    from broken.good import Good
+    from broken.other import Stray
+
+
+    class Named:
+        """Named scenarios."""
+
+        Fine = Good(size=1.0)
+        Lost = Stray(x=1)
+'''
+
+
+Built = tuple[ScenarioProject, BuildResult]
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def only(warnings: list[str], prefix: str) -> str:
+    matching = [w for w in warnings if w.startswith(prefix)]
+    assert len(matching) == 1, warnings
+    return matching[0]
+
+
+@pytest.fixture(scope="module")
+def broken_modules(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    project = write_scenario_project(
+        tmp_path_factory.mktemp("modules"),
+        "broken",
+        {"good": GOOD, "syntax": SYNTAX, "raising": RAISING},
+    )
+    return project, project.build("html", "--keep-going")
+
+
+def test_the_good_pages_are_built(broken_modules: Built) -> None:
+    _, result = broken_modules
+    assert result.returncode == 0, result.stderr
+    assert (result.outdir / "reference" / "broken.good" / "Good.html").exists()
+
+
+def test_syntax_error_names_file_and_line(
+    broken_modules: Built,
+) -> None:
+    project, result = broken_modules
+    path = project.module_path("syntax")
+    warning = only(result.warnings, f"{path}:{line_of(path, 'def oops')}: WARNING:")
+    assert "cannot import scenario module 'broken.syntax'" in warning
+    assert "[refgen.import]" in warning
+
+
+def test_import_error_names_the_raising_statement(
+    broken_modules: Built,
+) -> None:
+    project, result = broken_modules
+    path = project.module_path("raising")
+    warning = only(result.warnings, f"{path}:{line_of(path, 'raise RuntimeError')}: WARNING:")
+    assert "broken.raising" in warning and "RuntimeError: no configuration found" in warning
+
+
+def test_docstring_problems_name_the_line(
+    broken_modules: Built,
+) -> None:
+    project, result = broken_modules
+    path = project.module_path("good")
+    unknown = only(result.warnings, f"{path}:{line_of(path, 'Notse')}: WARNING:")
+    assert "broken.good.Good: unknown docstring section 'Notse'" in unknown
+    malformed = only(result.warnings, f"{path}:{line_of(path, ': no name here')}: WARNING:")
+    assert "cannot read ': no name here' in Parameters" in malformed
+    assert "[refgen.docstring]" in unknown
+
+
+def test_registry_entry_failing_validation(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path, "broken", {"good": GOOD, "registry": REGISTRY}, registry="registry.Named"
+    )
+    result = project.build("html", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    path = project.module_path("registry")
+    warning = only(result.warnings, f"{path}:{line_of(path, 'Negative =')}: WARNING:")
+    assert "broken.registry.Negative" in warning
+    assert "Good.size: must not be negative, got -1.0" in warning
+    good = project.module_path("good")
+    assert f"raised at {good}:{line_of(good, 'raise ValueError')}" in warning
+    assert (result.outdir / "reference" / "broken.good" / "Good.html").exists()
+
+
+def test_registry_naming_an_undocumented_class(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "broken",
+        {"good": GOOD, "other": OTHER, "registry": STRAY_REGISTRY},
+        registry="registry.Named",
+        documented=["good"],
+    )
+    result = project.build("html", "--keep-going")
+    path = project.module_path("registry")
+    warning = only(result.warnings, f"{path}:{line_of(path, 'Lost =')}: WARNING:")
+    assert "broken.registry.Named.Lost" in warning
+    assert "broken.other.Stray, which no module in refgen_modules defines" in warning
+    assert "[refgen.registry]" in warning
+
+
+def test_dash_w_turns_them_into_a_failure(
+    broken_modules: Built,
+) -> None:
+    project, _ = broken_modules
+    result = project.build("html", "-W", "--keep-going", outdir=project.root / "strict")
+    assert result.returncode != 0
+    assert len(result.warnings) >= 4
