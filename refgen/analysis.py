@@ -9,10 +9,12 @@ scenario attribute.
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import inspect
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from refgen import discovery
@@ -47,6 +49,7 @@ from refgen.source import (
     docstring_node,
     find_class,
     find_function,
+    imported_modules,
     read_module_source,
 )
 
@@ -245,6 +248,41 @@ def _canonical_references(
     return dataclasses.replace(docstring, references=tuple(references))
 
 
+def _source_files(cls: type, derived: Iterable[DerivedDoc]) -> tuple[str, ...]:
+    """Files an edit to which can change what the page of ``cls`` shows."""
+    files = {klass.module.path for klass in class_sources(cls) if klass.module}
+    for helper in {h for d in derived for h in d.equation.helpers}:
+        with contextlib.suppress(Exception):
+            files.add(discovery.source_file(discovery.resolve(helper)) or "")
+    module = sys.modules.get(cls.__module__)
+    own = class_sources(cls)[0].module if class_sources(cls) else None
+    if module is not None and own is not None:
+        package = module.__package__
+        for name in imported_modules(own, package):
+            imported = sys.modules.get(name)
+            path = getattr(imported, "__file__", None)
+            if path:
+                files.add(str(Path(path).resolve()))
+    return tuple(sorted(f for f in files if f and _in_project(cls, f)))
+
+
+def _in_project(cls: type, path: str) -> bool:
+    """Whether ``path`` belongs to the package that defines ``cls`` (or to its bases)."""
+    top = sys.modules.get(cls.__module__.partition(".")[0])
+    top_file = getattr(top, "__file__", None)
+    if not top_file:
+        return True
+    root = Path(top_file).resolve()
+    root = root.parent if root.name == "__init__.py" else root
+    return (
+        Path(path) == root
+        or root in Path(path).parents
+        or any(
+            klass.module is not None and klass.module.path == path for klass in class_sources(cls)
+        )
+    )
+
+
 def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> ScenarioDoc:
     """The full reference record of one scenario class."""
     qualname = discovery.dotted_path(cls)
@@ -272,6 +310,7 @@ def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> Scenario
             e for e in (registry.entries if registry else ()) if e.scenario == qualname
         ),
         problems=tuple(problems),
+        source_files=_source_files(cls, derived),
     )
 
 

@@ -191,6 +191,9 @@ class ScenarioDoc:
     derived: tuple[DerivedDoc, ...]
     registry_entries: tuple[RegistryEntryDoc, ...] = ()
     problems: tuple[Problem, ...] = ()
+    source_files: tuple[str, ...] = ()
+    """Files whose edits can change this page: the class and its bases, the helpers
+    it calls and the modules its module imports."""
 
     @property
     def attribute_names(self) -> tuple[str, ...]:

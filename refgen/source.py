@@ -185,3 +185,23 @@ def class_assignments(module: ModuleSource, classdef: ast.ClassDef) -> dict[str,
             target.id, keywords, _attribute_docstring(classdef.body, index), node.lineno
         )
     return found
+
+
+def imported_modules(module: ModuleSource, package: str | None) -> list[str]:
+    """Absolute names of the modules a module imports at its top level.
+
+    ``from pkg import name`` yields ``pkg.name`` too, in case ``name`` is a
+    submodule; the caller keeps the names that are modules.
+    """
+    names: list[str] = []
+    for node in module.tree.body:
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level and package:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            names.append(base)
+            names += [f"{base}.{alias.name}" for alias in node.names]
+    return names

@@ -9,7 +9,6 @@ reports every problem through :func:`warn`.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -140,7 +139,8 @@ class ScenarioValueRole(SphinxRole):
             )
             return fallback, []
         self.env.note_dependency(discovery.source_file(discovery.resolve(registry)) or "")
-        self.env.note_dependency(discovery.source_file(type(instance)) or "")
+        for path in scenario.source_files:
+            self.env.note_dependency(path)
         if attribute not in scenario.attribute_names:
             warn(
                 "value",
@@ -217,9 +217,9 @@ class ScenarioDirective(_GeneratedPageDirective):
                 self.get_location(),
             )
             return []
-        self.depend_on(cls, *self._registry_objects())
-        for helper in {h for d in scenario.derived for h in d.equation.helpers}:
-            self._depend_on_path(helper)
+        self.depend_on(*self._registry_objects())
+        for path in scenario.source_files:
+            self.env.note_dependency(path)
         for problem in scenario.problems:
             warn_problem(problem)
         if scenario.docstring.examples and self._runs_examples():
@@ -270,10 +270,6 @@ class ScenarioDirective(_GeneratedPageDirective):
             return [discovery.resolve(self.config.refgen_registry)]
         except Exception:
             return []
-
-    def _depend_on_path(self, dotted: str) -> None:
-        with contextlib.suppress(Exception):
-            self.depend_on(discovery.resolve(dotted))
 
 
 class CategoryDirective(_GeneratedPageDirective):
