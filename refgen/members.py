@@ -184,19 +184,21 @@ def _annotation_text(cls: type, name: str) -> str:
     return ""
 
 
-def _declared_field(cls: type, name: str) -> tuple[ClassSource, FieldSource] | None:
+def _declared_fields(cls: type) -> dict[str, tuple[ClassSource, FieldSource]]:
+    """Field declarations by name, the most derived class's winning."""
+    declared: dict[str, tuple[ClassSource, FieldSource]] = {}
     for klass in class_sources(cls):
         if klass.node is not None and klass.module is not None:
             for field in class_fields(klass.module, klass.node):
-                if field.name == name:
-                    return klass, field
-    return None
+                declared.setdefault(field.name, (klass, field))
+    return declared
 
 
 def declared_inputs(cls: type) -> Iterator[DeclaredInput]:
     """Every constructor input of ``cls``, in the order the constructor takes them."""
+    declared = _declared_fields(cls)
     for name in _input_names(cls):
-        found = _declared_field(cls, name)
+        found = declared.get(name)
         if found is None:
             yield DeclaredInput(
                 name,
