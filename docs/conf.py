@@ -11,7 +11,12 @@ extensions = [
 ]
 
 # What refgen documents: the scenario modules (one category each) and the registry.
-refgen_modules = ["scenarios.training"]
+refgen_modules = [
+    "scenarios.training",
+    "scenarios.inference",
+    "scenarios.reliability",
+    "scenarios.sustainability",
+]
 refgen_registry = "scenarios.Scenarios"
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -7,7 +7,28 @@ the numbers quoted in the reference are computed from exactly these values.
 
 from __future__ import annotations
 
-from scenarios.training import UpdateWorkingSetScenario
+from scenarios.inference import (
+    BatchDecodeScenario,
+    DecodeBandwidthScenario,
+    KvCacheScenario,
+    RooflineScenario,
+)
+from scenarios.reliability import CheckpointIntervalScenario, FleetFailureScenario
+from scenarios.sustainability import (
+    DeliveredComputeScenario,
+    ModelFlopsUtilizationScenario,
+    OperationalCarbonScenario,
+    TrainingEnergyScenario,
+)
+from scenarios.training import (
+    ActivationMemoryScenario,
+    ComputeOptimalScenario,
+    MixedPrecisionAdamScenario,
+    RingAllReduceScenario,
+    TrainingComputeScenario,
+    UpdateWorkingSetScenario,
+    ZeroShardingScenario,
+)
 from scenarios.units import ureg
 
 
@@ -24,3 +45,229 @@ class Scenarios:
     )
     """A 10 M-parameter FP32 model fine-tuned with Adam on a phone with the
     A17 Pro's 51.2 GB/s of DRAM bandwidth."""
+
+    Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
+        parameters=1.5e9,
+        bytes_per_param=2 * ureg.byte,
+        optimizer_moments=2,
+        activation_factor=20.0,
+        activation_factor_high=20.0,
+        bandwidth=None,
+    )
+    """The 1.5B-parameter GPT-2 with FP16 weights (3 GB in ZeRO, section 3.1); the
+    activation factor of 20 is ZeRO's 60 GB of activations at sequence length
+    1K and batch size 32 (section 3.2) over those 3 GB."""
+
+    Gpt2XlMixedPrecisionAdam = MixedPrecisionAdamScenario(
+        parameters=1.5e9,
+        weight_bytes=2 * ureg.byte,
+        gradient_bytes=2 * ureg.byte,
+        optimizer_bytes=12 * ureg.byte,
+    )
+    """The 1.5B-parameter GPT-2 trained with mixed-precision Adam, ZeRO's example
+    in section 3.1 (16 bytes per parameter, at least 24 GB)."""
+
+    Zero7p5BOn64Devices = ZeroShardingScenario(
+        parameters=7.5e9,
+        weight_bytes=2 * ureg.byte,
+        gradient_bytes=2 * ureg.byte,
+        optimizer_bytes=12 * ureg.byte,
+        devices=64,
+    )
+    """The 7.5B-parameter model of ZeRO's Figure 1, with K = 12 and 64-way data
+    parallelism."""
+
+    Gpt3LayerActivations = ActivationMemoryScenario(
+        sequence_length=2048,
+        micro_batch=1,
+        hidden_size=12288,
+        attention_heads=96,
+        tensor_parallel=1,
+    )
+    """One GPT-3 175B layer (96 heads, hidden size 12288, 2048-token sequences),
+    one sequence per micro-batch on a single device, as analysed by
+    Korthikanti et al."""
+
+    Gpt3TrainingCompute = TrainingComputeScenario(
+        parameters=174.6e9,
+        tokens=300e9,
+        flops_per_param_token=6 * ureg.FLOP,
+        devices=10_000,
+        peak_throughput=125 * ureg.TFLOP / ureg.s,
+        utilization=24.6 / 125,
+    )
+    """GPT-3 175B as in Table D.1 of the GPT-3 paper, run on 10,000 V100 GPUs at
+    the 24.6 TFLOP/s each that Patterson et al. (Table 4) report, out of a
+    125 TFLOP/s peak."""
+
+    MegatronGpt3TrainingTime = TrainingComputeScenario(
+        parameters=175e9,
+        tokens=300e9,
+        flops_per_param_token=8 * ureg.FLOP,
+        devices=1024,
+        peak_throughput=312 * ureg.TFLOP / ureg.s,
+        utilization=140 / 312,
+    )
+    """Megatron-LM's estimate for GPT-3 (section 5.1): 8 operations per parameter
+    per token with recomputation, 1024 A100 GPUs at 140 TFLOP/s each out of
+    a 312 TFLOP/s peak."""
+
+    ChinchillaOnGopherBudget = ComputeOptimalScenario(
+        compute_budget=5.76e23 * ureg.FLOP,
+        flops_per_param_token=6 * ureg.FLOP,
+        tokens_per_parameter=20.0,
+    )
+    """Gopher's training budget (one "Gopher unit" in Table 3 of the Chinchilla
+    paper) spent compute-optimally at 20 tokens per parameter."""
+
+    Zero7p5BGradientAllReduce = RingAllReduceScenario(
+        parameters=7.5e9,
+        bytes_per_element=2 * ureg.byte,
+        devices=64,
+        link_bandwidth=100 * ureg.Gbit / ureg.s,
+    )
+    """FP16 gradients of ZeRO's 7.5B-parameter example all-reduced over 64
+    devices; the 100 Gbit/s per-device link is an illustrative figure, not
+    one from the paper."""
+
+    Databricks7BDecode = DecodeBandwidthScenario(
+        parameters=7e9,
+        bytes_per_param=2 * ureg.byte,
+        memory_bandwidth=2 * ureg.TB / ureg.s,
+        time_per_output_token=14 * ureg.ms,
+    )
+    """Databricks' model-bandwidth-utilization example: a 16-bit 7B model at
+    14 ms per output token on a machine with 2 TB/s of memory bandwidth."""
+
+    Opt13BKvCache = KvCacheScenario(
+        layers=40,
+        kv_heads=40,
+        head_dim=128,
+        bytes_per_element=2 * ureg.byte,
+        sequence_length=2048,
+    )
+    """OPT-13B (40 layers, hidden size 5120 in 40 heads) with an FP16 cache of
+    its full 2048-token context, the vLLM paper's example (section 3)."""
+
+    Llama2_7BKvCache = KvCacheScenario(
+        layers=32,
+        kv_heads=32,
+        head_dim=128,
+        bytes_per_element=2 * ureg.byte,
+        sequence_length=4096,
+        batch_size=1,
+    )
+    """Llama 2 7B (32 layers, multi-head attention with 32 heads of 128) with a
+    16-bit cache of 4096 tokens, NVIDIA's example."""
+
+    Llama2_70BKvCache = KvCacheScenario(
+        layers=80,
+        kv_heads=8,
+        head_dim=128,
+        bytes_per_element=2 * ureg.byte,
+        sequence_length=4096,
+    )
+    """Llama 2 70B: 80 layers with grouped-query attention over 8 key-value heads
+    of dimension 128, FP16 cache of its 4096-token context."""
+
+    A100Roofline = RooflineScenario(
+        peak_compute=312 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=1.5 * ureg.TB / ureg.s,
+        bytes_per_param=2 * ureg.byte,
+        decode_batch=1,
+        prompt_tokens=512,
+    )
+    """An A100 at the 312 TFLOP/s and 1.5 TB/s that kipply's inference arithmetic
+    uses, serving 16-bit weights: one sequence decoding, and a 512-token
+    prompt in prefill."""
+
+    Opt13BBatchDecodeOnA100 = BatchDecodeScenario(
+        parameters=13e9,
+        bytes_per_param=2 * ureg.byte,
+        batch_size=64,
+        peak_compute=312 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=1.5 * ureg.TB / ureg.s,
+    )
+    """A 13B-parameter model in 16 bits decoding 64 sequences at once on an A100
+    with kipply's figures of 312 TFLOP/s and 1.5 TB/s."""
+
+    Rsc1Job16kGpus = FleetFailureScenario(
+        gpus=16_384,
+        gpus_per_node=8,
+        node_failure_rate=6.5 / (1000 * ureg.day),
+    )
+    """A 16,384-GPU job on Meta's RSC-1 cluster, at its 6.50 failures per 1000
+    node-days (Kokolis et al.)."""
+
+    Rsc1Job131kGpus = FleetFailureScenario(
+        gpus=131_072,
+        gpus_per_node=8,
+        node_failure_rate=6.5 / (1000 * ureg.day),
+    )
+    """A 131,072-GPU job at RSC-1's failure rate, the largest scale Kokolis et al.
+    project."""
+
+    DalyFigure3Checkpoint = CheckpointIntervalScenario(
+        checkpoint_time=5 * ureg.minute,
+        machine_mtbf=24 * ureg.hour,
+    )
+    """Daly's Figure 3 case: 5-minute checkpoints on a system with a 24-hour MTBF."""
+
+    GraphLab64MachineCheckpoint = CheckpointIntervalScenario(
+        checkpoint_time=2 * ureg.minute,
+        machine_mtbf=1 * ureg.year,
+        machines=64,
+    )
+    """Distributed GraphLab's example: 64 machines, each failing once a year on
+    average, with 2-minute checkpoints."""
+
+    Gpt3TrainingEnergy = TrainingEnergyScenario(
+        accelerators=10_000,
+        power_per_accelerator=330 * ureg.W,
+        duration=14.8 * ureg.day,
+        pue=1.10,
+    )
+    """GPT-3's training run as Patterson et al. estimate it in Table 4."""
+
+    LamdaTrainingEnergy = TrainingEnergyScenario(
+        accelerators=1024,
+        power_per_accelerator=289 * ureg.W,
+        duration=57.7 * ureg.day,
+        pue=1.10,
+    )
+    """Pre-training of the largest LaMDA model (LaMDA paper, section 10)."""
+
+    Gpt3TrainingCarbon = OperationalCarbonScenario(
+        energy=1287 * ureg.MWh,
+        carbon_intensity=0.429 * ureg.kgCO2e / ureg.kWh,
+    )
+    """GPT-3's 1,287 MWh at the US-average 0.429 kg CO2e/kWh (Patterson et al.,
+    Table 4)."""
+
+    LamdaTrainingCarbon = OperationalCarbonScenario(
+        energy=LamdaTrainingEnergy.facility_energy,
+        carbon_intensity=0.056 * ureg.kgCO2e / ureg.kWh,
+    )
+    """LaMDA's pre-training energy, computed above, at the 0.056 kg CO2e/kWh of
+    its datacenter's energy mix (LaMDA paper, section 10)."""
+
+    Palm540BTraining = ModelFlopsUtilizationScenario(
+        parameters=540e9,
+        layers=118,
+        attention_heads=48,
+        head_dim=256,
+        sequence_length=2048,
+        tokens_per_second=238.3e3 * ureg.token / ureg.s,
+        chips=6144,
+        peak_throughput=275 * ureg.TFLOP / ureg.s,
+    )
+    """PaLM 540B training on 6144 TPU v4 chips (PaLM paper, Appendix B)."""
+
+    LamdaPretrainingCompute = DeliveredComputeScenario(
+        chips=1024,
+        peak_throughput=123 * ureg.TFLOP / ureg.s,
+        utilization=0.565,
+        duration=57.7 * ureg.day,
+    )
+    """Pre-training of the largest LaMDA model on 1024 TPU v3 chips (LaMDA
+    paper, section 10)."""

@@ -1,16 +1,41 @@
 """Training scenarios
 
-Memory and traffic budgets of training steps: what has to be resident while a
-model learns, and how many bytes one update moves through DRAM.
+Budgets of training a model: what has to be resident while it learns, how
+partitioning and recomputation shrink that, how many operations and how much
+time a run takes, and how many bytes one update moves through DRAM and
+across the network.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import ClassVar, Optional
 
-from scenarios.physics import calc_update_step_traffic
+from scenarios.physics import (
+    calc_bytes_per_parameter,
+    calc_compute_optimal_parameters,
+    calc_compute_time,
+    calc_ring_allreduce_time,
+    calc_ring_allreduce_traffic,
+    calc_selective_recomputation_saving,
+    calc_training_flops,
+    calc_transformer_activation_bytes,
+    calc_update_step_traffic,
+    calc_zero_bytes_per_device,
+)
 from scenarios.units import Quantity
+from scenarios.validation import (
+    BYTES,
+    COMPUTE,
+    COMPUTE_RATE,
+    COUNT_OR_ZERO,
+    DATA_RATE,
+    FRACTION,
+    NUMBER_OR_ZERO,
+    Rules,
+    check_inputs,
+    input_rules,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +64,10 @@ class UpdateWorkingSetScenario:
       Algorithm 1 (two moment estimates per parameter).
     - Apple, "iPhone 15 Pro technical specifications" (A17 Pro, LPDDR5 at
       51.2 GB/s).
+    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+      Parameter Models", SC 2020, section 3.1 (3 GB of FP16 weights for the
+      1.5B-parameter GPT-2) and section 3.2 (about 60 GB of activations at
+      sequence length 1K and batch size 32).
 
     Examples
     --------
@@ -48,7 +77,22 @@ class UpdateWorkingSetScenario:
     9.0
     >>> print(scenario.step_floor)
     15.625 ms
+
+    The FP16 weights of the 1.5B-parameter GPT-2 take the 3 GB the ZeRO paper
+    quotes:
+
+    >>> gpt2 = Scenarios.Gpt2XlFp16UpdateWorkingSet
+    >>> print(gpt2.weights.to('GB'))
+    3.0 GB
     """
+
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_param=BYTES,
+        optimizer_moments=COUNT_OR_ZERO,
+        activation_factor=NUMBER_OR_ZERO,
+        activation_factor_high=NUMBER_OR_ZERO,
+        bandwidth=DATA_RATE,
+    )
 
     parameters: float
     """Number of trainable parameters."""
@@ -62,6 +106,9 @@ class UpdateWorkingSetScenario:
     """Upper end of the quoted range for activation_factor."""
     bandwidth: Optional[Quantity] = None
     """DRAM bandwidth of the device; needed only for step_floor."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
 
     @property
     def weights(self) -> Quantity:
@@ -138,3 +185,534 @@ class UpdateWorkingSetScenario:
     def step_floor(self) -> Quantity:
         """Traffic-only lower bound on step time in ms: step_traffic / bandwidth."""
         return (self.step_traffic / self.bandwidth).to('millisecond')
+
+
+@dataclass(frozen=True, kw_only=True)
+class MixedPrecisionAdamScenario:
+    """Model-state memory of mixed-precision training with Adam: bytes per parameter and in total.
+
+    Mixed precision runs the forward and backward passes on 16-bit weights and
+    gradients, while the optimizer keeps its own FP32 copy of every weight
+    next to Adam's two FP32 moments; optimizer_bytes counts those three
+    together. Every trainable parameter carries all of it on a device that
+    holds the whole model.
+
+    Notes
+    -----
+    Equation: bytes_per_parameter = weight_bytes + gradient_bytes +
+        optimizer_bytes; model_states = parameters × bytes_per_parameter.
+    Assumptions: Every parameter is trained with the same widths; the whole
+        model state sits on one device (no partitioning).
+    Excludes: Activations, temporary buffers, communication buffers and
+        allocator fragmentation.
+
+    References
+    ----------
+    - scenarios.physics.calc_bytes_per_parameter
+    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+      Parameter Models", SC 2020, section 3.1 (2Ψ + 2Ψ + 12Ψ = 16Ψ bytes; at
+      least 24 GB for the 1.5B-parameter GPT-2, against 3 GB for its FP16
+      weights alone).
+    - Micikevicius et al., "Mixed Precision Training", ICLR 2018, section 3.1
+      (FP32 master copy of the weights).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> gpt2 = Scenarios.Gpt2XlMixedPrecisionAdam
+    >>> print(gpt2.bytes_per_parameter)
+    16 B
+    >>> print(gpt2.model_states)
+    24.0 GB
+    >>> print(gpt2.weights_alone)
+    3.0 GB
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        weight_bytes=BYTES, gradient_bytes=BYTES, optimizer_bytes=BYTES
+    )
+
+    parameters: float
+    """Number of trainable parameters, Ψ."""
+    weight_bytes: Quantity
+    """Bytes of the 16-bit working copy of one weight."""
+    gradient_bytes: Quantity
+    """Bytes of one 16-bit gradient."""
+    optimizer_bytes: Quantity
+    """Optimizer bytes per parameter, K: FP32 master weight, momentum and variance."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def bytes_per_parameter(self) -> Quantity:
+        """Model-state bytes per parameter, from calc_bytes_per_parameter."""
+        return calc_bytes_per_parameter(
+            self.weight_bytes, self.gradient_bytes, self.optimizer_bytes
+        ).to('B')
+
+    @property
+    def model_states(self) -> Quantity:
+        """Weights, gradients and optimizer state of the whole model in GB."""
+        return (self.parameters * self.bytes_per_parameter).to('GB')
+
+    @property
+    def weights_alone(self) -> Quantity:
+        """The 16-bit weights alone in GB, what inference would need."""
+        return (self.parameters * self.weight_bytes).to('GB')
+
+    @property
+    def state_multiple(self) -> float:
+        """Model states as a multiple of the 16-bit weights (dimensionless)."""
+        return (self.bytes_per_parameter / self.weight_bytes).to('').magnitude
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZeroShardingScenario:
+    """Model-state memory per device under ZeRO's three partitioning stages.
+
+    Plain data parallelism keeps a full copy of weights, gradients and
+    optimizer state on each of the devices. ZeRO partitions them across the
+    data-parallel group, one kind of state per stage: optimizer state (P_os,
+    stage 1), then gradients too (P_os+g, stage 2), then the weights as well
+    (P_os+g+p, stage 3), where each device holds only its share of everything.
+
+    Notes
+    -----
+    Equation: per-device bytes from calc_zero_bytes_per_device for stages 0
+        to 3; the fully partitioned state is the replicated one divided by
+        devices.
+    Assumptions: Equal partitions; optimizer_bytes counts the FP32 master
+        weights and both Adam moments (K = 12).
+    Excludes: Activations, communication buffers, the gathered weights of the
+        layer being computed under stage 3, and fragmentation.
+
+    References
+    ----------
+    - scenarios.physics.calc_zero_bytes_per_device
+    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+      Parameter Models", SC 2020, Figure 1 (7.5B parameters, K = 12, 64-way
+      data parallelism: 120 GB, 31.4 GB, 16.6 GB and 1.9 GB per device).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> zero = Scenarios.Zero7p5BOn64Devices
+    >>> print(round(zero.replicated))
+    120 GB
+    >>> print(round(zero.optimizer_partitioned, 1))
+    31.4 GB
+    >>> print(round(zero.gradients_partitioned, 1))
+    16.6 GB
+    >>> print(round(zero.fully_partitioned, 1))
+    1.9 GB
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        weight_bytes=BYTES, gradient_bytes=BYTES, optimizer_bytes=BYTES
+    )
+
+    parameters: float
+    """Number of trainable parameters, Ψ."""
+    weight_bytes: Quantity
+    """Bytes of one weight in the working precision."""
+    gradient_bytes: Quantity
+    """Bytes of one gradient."""
+    optimizer_bytes: Quantity
+    """Optimizer bytes per parameter, K."""
+    devices: int
+    """Data-parallel degree, Nd: devices that share the model state."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def replicated(self) -> Quantity:
+        """Per-device model state in GB with plain data parallelism (the baseline)."""
+        return calc_zero_bytes_per_device(
+            self.parameters,
+            self.weight_bytes,
+            self.gradient_bytes,
+            self.optimizer_bytes,
+            self.devices,
+            0,
+        ).to('GB')
+
+    @property
+    def optimizer_partitioned(self) -> Quantity:
+        """Per-device model state in GB with the optimizer state partitioned (stage 1)."""
+        return calc_zero_bytes_per_device(
+            self.parameters,
+            self.weight_bytes,
+            self.gradient_bytes,
+            self.optimizer_bytes,
+            self.devices,
+            1,
+        ).to('GB')
+
+    @property
+    def gradients_partitioned(self) -> Quantity:
+        """Per-device model state in GB with optimizer state and gradients partitioned (stage 2)."""
+        return calc_zero_bytes_per_device(
+            self.parameters,
+            self.weight_bytes,
+            self.gradient_bytes,
+            self.optimizer_bytes,
+            self.devices,
+            2,
+        ).to('GB')
+
+    @property
+    def fully_partitioned(self) -> Quantity:
+        """Per-device model state in GB with weights partitioned too (stage 3)."""
+        return calc_zero_bytes_per_device(
+            self.parameters,
+            self.weight_bytes,
+            self.gradient_bytes,
+            self.optimizer_bytes,
+            self.devices,
+            3,
+        ).to('GB')
+
+    @property
+    def stage1_reduction(self) -> float:
+        """How many times smaller stage 1 makes the per-device state (dimensionless)."""
+        return (self.replicated / self.optimizer_partitioned).to('').magnitude
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActivationMemoryScenario:
+    """Activation memory of one transformer layer, stored in full or with recomputation.
+
+    A layer keeps its intermediate results for the backward pass. Most of them
+    scale with sequence_length × micro_batch × hidden_size; the attention
+    scores and softmax scale with the sequence length once more and with the
+    number of attention_heads. Selective recomputation keeps everything but
+    that attention core and recomputes it in the backward pass; full
+    recomputation keeps only each layer's input and recomputes the rest.
+
+    Notes
+    -----
+    Equation: stored = sbh(34 + 5as/h)/t; selective = 34sbh/t; full = 2sbh,
+        from calc_transformer_activation_bytes.
+    Assumptions: 16-bit activations, one-byte dropout masks, and sequence
+        parallelism alongside tensor parallelism.
+    Excludes: Embeddings, the output layer and loss, micro-batches held in
+        flight by pipeline parallelism, and framework workspace.
+
+    References
+    ----------
+    - scenarios.physics.calc_transformer_activation_bytes
+    - scenarios.physics.calc_selective_recomputation_saving
+    - Korthikanti et al., "Reducing Activation Recomputation in Large
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), Table 2 (activation
+      memory per layer) and the selective-recomputation discussion (70% less
+      activation memory for GPT-3, where 5as/h = 80).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> gpt3 = Scenarios.Gpt3LayerActivations
+    >>> gpt3.attention_term
+    80.0
+    >>> print(f"{gpt3.selective_saving:.0%}")
+    70%
+    >>> print(f"{gpt3.stored:.2f~P}")
+    2.87 GB
+    """
+
+    sequence_length: int
+    """Tokens per sequence, s."""
+    micro_batch: int
+    """Sequences per micro-batch, b."""
+    hidden_size: int
+    """Hidden dimension, h."""
+    attention_heads: int
+    """Attention heads per layer, a."""
+    tensor_parallel: int = 1
+    """Tensor-parallel degree, t, over which each layer's activations are split."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def attention_term(self) -> float:
+        """The attention core's share of the per-element count, 5as/h (dimensionless)."""
+        return 5 * self.attention_heads * self.sequence_length / self.hidden_size
+
+    @property
+    def stored(self) -> Quantity:
+        """Activation GB per layer per device when everything is stored."""
+        return calc_transformer_activation_bytes(
+            self.sequence_length,
+            self.micro_batch,
+            self.hidden_size,
+            self.attention_heads,
+            self.tensor_parallel,
+            'none',
+        ).to('GB')
+
+    @property
+    def selective(self) -> Quantity:
+        """Activation GB per layer per device with selective recomputation."""
+        return calc_transformer_activation_bytes(
+            self.sequence_length,
+            self.micro_batch,
+            self.hidden_size,
+            self.attention_heads,
+            self.tensor_parallel,
+            'selective',
+        ).to('GB')
+
+    @property
+    def full_recomputation(self) -> Quantity:
+        """Activation GB per layer with full recomputation: only the layer input is kept."""
+        return calc_transformer_activation_bytes(
+            self.sequence_length,
+            self.micro_batch,
+            self.hidden_size,
+            self.attention_heads,
+            self.tensor_parallel,
+            'full',
+        ).to('GB')
+
+    @property
+    def selective_saving(self) -> float:
+        """Fraction of the stored activations that selective recomputation frees."""
+        return calc_selective_recomputation_saving(
+            self.sequence_length, self.hidden_size, self.attention_heads
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainingComputeScenario:
+    """Operations to train a dense model, and the time a fleet takes at a given utilization.
+
+    Training costs a fixed number of operations per parameter per token,
+    flops_per_param_token: six without activation recomputation, eight with
+    full recomputation. The fleet delivers devices × peak_throughput ×
+    utilization operations per second, which sets the training_time.
+
+    Notes
+    -----
+    Equation: training_flops = flops_per_param_token × parameters × tokens;
+        training_time = training_flops / (devices × peak_throughput ×
+        utilization).
+    Assumptions: A dense model; utilization holds for the whole run.
+    Excludes: Attention-score operations, restarts after failures,
+        checkpoint stalls, evaluation and queueing.
+
+    References
+    ----------
+    - scenarios.physics.calc_training_flops
+    - scenarios.physics.calc_compute_time
+    - Brown et al., "Language Models are Few-Shot Learners", NeurIPS 2020,
+      Table D.1 (GPT-3 175B: 174,600M parameters, 300B tokens, 3.14E+23 FLOPs,
+      3.64E+03 PF-days).
+    - Patterson et al., "Carbon Emissions and Large Neural Network Training",
+      arXiv:2104.10350, 2021, Table 4 (GPT-3 on 10,000 V100s at a measured
+      24.6 TFLOP/s each: 14.8 days; V100 peak 125 TFLOP/s).
+    - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+      Clusters Using Megatron-LM", SC 2021, section 5.1 (8TP/nX: GPT-3 on
+      1024 A100s at 140 TFLOP/s each trains in 34 days).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> gpt3 = Scenarios.Gpt3TrainingCompute
+    >>> print(f"{gpt3.training_flops:.3g~D}")
+    3.14e+23 FLOP
+    >>> print(f"{gpt3.petaflop_s_days:.3g~D}")
+    3.64e+03 pfs_day
+    >>> print(round(gpt3.training_time, 1))
+    14.8 d
+
+    Megatron-LM's estimate for GPT-3 on 1024 A100 GPUs, with recomputation:
+
+    >>> print(round(Scenarios.MegatronGpt3TrainingTime.training_time))
+    34 d
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        flops_per_param_token=COMPUTE, peak_throughput=COMPUTE_RATE, utilization=FRACTION
+    )
+
+    parameters: float
+    """Number of parameters, N."""
+    tokens: float
+    """Number of training tokens, D."""
+    flops_per_param_token: Quantity
+    """Operations per parameter per token: 6 FLOP, or 8 FLOP with full recomputation."""
+    devices: int
+    """Accelerators training together, n."""
+    peak_throughput: Quantity
+    """Peak operation rate of one accelerator."""
+    utilization: float
+    """Fraction of the peak rate the run sustains."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def training_flops(self) -> Quantity:
+        """Total training operations in FLOP, from calc_training_flops."""
+        return calc_training_flops(
+            self.parameters,
+            self.tokens,
+            self.flops_per_param_token,
+        ).to('FLOP')
+
+    @property
+    def petaflop_s_days(self) -> Quantity:
+        """Training operations in petaflop/s-days: days at a sustained 10¹⁵ FLOP/s."""
+        return self.training_flops.to('pfs_day')
+
+    @property
+    def sustained_throughput(self) -> Quantity:
+        """Operation rate the whole fleet sustains, in PFLOP/s."""
+        return (self.devices * self.peak_throughput * self.utilization).to('PFLOP/s')
+
+    @property
+    def training_time(self) -> Quantity:
+        """Wall-clock training time in days, from calc_compute_time."""
+        return calc_compute_time(
+            self.training_flops, self.devices, self.peak_throughput, self.utilization
+        ).to('day')
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComputeOptimalScenario:
+    """Compute-optimal model size and token count for a training budget.
+
+    Hoffmann et al. found that for a fixed compute budget the loss is lowest
+    when parameters and training tokens grow together, at roughly 20 tokens
+    per parameter. Holding tokens_per_parameter fixed, the budget
+    C = k × N × D fixes both the parameter count and the token count.
+
+    Notes
+    -----
+    Equation: optimal_parameters = √(compute_budget / (flops_per_param_token ×
+        tokens_per_parameter)); optimal_tokens = tokens_per_parameter ×
+        optimal_parameters.
+    Assumptions: A fixed ratio of tokens to parameters; the 6ND cost model.
+    Excludes: The drift of the optimal ratio with scale, data limits, and
+        inference cost, which favours smaller models trained longer.
+
+    References
+    ----------
+    - scenarios.physics.calc_compute_optimal_parameters
+    - Hoffmann et al., "Training Compute-Optimal Large Language Models",
+      NeurIPS 2022, Table 3 (one Gopher budget is 5.76e+23 FLOPs; about
+      20 tokens per parameter on the frontier) and section 4 (Chinchilla:
+      70B parameters, 1.4 trillion tokens, the same compute as Gopher).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> chinchilla = Scenarios.ChinchillaOnGopherBudget
+    >>> print(f"{chinchilla.optimal_parameters:.1g}")
+    7e+10
+    >>> print(f"{chinchilla.optimal_tokens:.2g}")
+    1.4e+12
+    """
+
+    rules: ClassVar[Rules] = input_rules(compute_budget=COMPUTE, flops_per_param_token=COMPUTE)
+
+    compute_budget: Quantity
+    """Training operations available, C."""
+    flops_per_param_token: Quantity
+    """Operations per parameter per token, k (6 FLOP)."""
+    tokens_per_parameter: float
+    """Training tokens per parameter, r (about 20 on the compute-optimal frontier)."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def optimal_parameters(self) -> float:
+        """Parameter count that spends the budget at the given ratio."""
+        return calc_compute_optimal_parameters(
+            self.compute_budget, self.flops_per_param_token, self.tokens_per_parameter
+        )
+
+    @property
+    def optimal_tokens(self) -> float:
+        """Training tokens that go with optimal_parameters."""
+        return self.tokens_per_parameter * self.optimal_parameters
+
+
+@dataclass(frozen=True, kw_only=True)
+class RingAllReduceScenario:
+    """Traffic and time of the ring all-reduce that averages gradients across data-parallel devices.
+
+    After each backward pass, the devices sum their gradients with a ring
+    all-reduce: a reduce-scatter followed by an all-gather, each of which has
+    every device send (devices - 1)/devices of the gradient buffer. The
+    link_bandwidth of each device then sets the time.
+
+    Notes
+    -----
+    Equation: traffic_per_device = 2(n - 1)/n × gradient_bytes; sync_time =
+        traffic_per_device / link_bandwidth.
+    Assumptions: A bandwidth-optimal ring in which every link runs at full
+        speed at once.
+    Excludes: Per-hop latency, overlap with the backward pass, and the
+        tree or hierarchical algorithms a library may pick instead.
+
+    References
+    ----------
+    - scenarios.physics.calc_ring_allreduce_traffic
+    - scenarios.physics.calc_ring_allreduce_time
+    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+      Parameter Models", SC 2020, section 7.1 (standard data parallelism moves
+      2Ψ of data per device per step).
+    - Patarasuk and Yuan, "Bandwidth Optimal All-reduce Algorithms for Clusters
+      of Workstations", JPDC 69(2), 2009.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> sync = Scenarios.Zero7p5BGradientAllReduce
+    >>> print(sync.traffic_multiple)
+    1.96875
+    >>> print(round(sync.traffic_per_device, 2))
+    29.53 GB
+    """
+
+    rules: ClassVar[Rules] = input_rules(bytes_per_element=BYTES, link_bandwidth=DATA_RATE)
+
+    parameters: float
+    """Gradient elements to average: one per parameter, Ψ."""
+    bytes_per_element: Quantity
+    """Bytes of one gradient element."""
+    devices: int
+    """Data-parallel devices in the ring, n."""
+    link_bandwidth: Quantity
+    """Bandwidth each device sends at, in one direction."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def gradient_bytes(self) -> Quantity:
+        """Size of the gradient buffer in GB."""
+        return (self.parameters * self.bytes_per_element).to('GB')
+
+    @property
+    def traffic_per_device(self) -> Quantity:
+        """GB each device sends in one all-reduce, from calc_ring_allreduce_traffic."""
+        return calc_ring_allreduce_traffic(self.gradient_bytes, self.devices).to('GB')
+
+    @property
+    def traffic_multiple(self) -> float:
+        """Traffic per device as a multiple of the gradient buffer, 2(n - 1)/n."""
+        return (self.traffic_per_device / self.gradient_bytes).to('').magnitude
+
+    @property
+    def sync_time(self) -> Quantity:
+        """Bandwidth-bound time of one all-reduce in seconds."""
+        return calc_ring_allreduce_time(
+            self.gradient_bytes,
+            self.devices,
+            self.link_bandwidth,
+        ).to('s')

@@ -5,6 +5,51 @@ sources in its docstring, so a scenario that calls it points readers there
 instead of repeating the rule. Every helper is importable from this package.
 """
 
-from scenarios.physics.memory import calc_update_step_traffic
+from scenarios.physics.compute import (
+    calc_compute_optimal_parameters,
+    calc_compute_time,
+    calc_decode_step_time,
+    calc_model_flops_per_token,
+    calc_roofline_attainable,
+    calc_training_flops,
+    calc_weight_matmul_intensity,
+)
+from scenarios.physics.energy import calc_training_energy
+from scenarios.physics.memory import (
+    calc_bytes_per_parameter,
+    calc_kv_cache_bytes_per_token,
+    calc_selective_recomputation_saving,
+    calc_transformer_activation_bytes,
+    calc_update_step_traffic,
+    calc_zero_bytes_per_device,
+)
+from scenarios.physics.network import calc_ring_allreduce_time, calc_ring_allreduce_traffic
+from scenarios.physics.reliability import (
+    calc_checkpoint_overhead,
+    calc_daly_interval,
+    calc_fleet_failure_rate,
+    calc_young_interval,
+)
 
-__all__ = ["calc_update_step_traffic"]
+__all__ = [
+    "calc_bytes_per_parameter",
+    "calc_checkpoint_overhead",
+    "calc_compute_optimal_parameters",
+    "calc_compute_time",
+    "calc_daly_interval",
+    "calc_decode_step_time",
+    "calc_fleet_failure_rate",
+    "calc_kv_cache_bytes_per_token",
+    "calc_model_flops_per_token",
+    "calc_ring_allreduce_time",
+    "calc_ring_allreduce_traffic",
+    "calc_roofline_attainable",
+    "calc_selective_recomputation_saving",
+    "calc_training_energy",
+    "calc_training_flops",
+    "calc_transformer_activation_bytes",
+    "calc_update_step_traffic",
+    "calc_weight_matmul_intensity",
+    "calc_young_interval",
+    "calc_zero_bytes_per_device",
+]

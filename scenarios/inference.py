@@ -1,0 +1,383 @@
+"""Inference and serving scenarios
+
+Budgets of serving a trained model: the bytes each generated token streams
+from memory, the key-value cache each sequence keeps, where prefill and decode
+sit on a processor's roofline, and what batching buys in throughput.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Optional
+
+from scenarios.physics import (
+    calc_decode_step_time,
+    calc_kv_cache_bytes_per_token,
+    calc_roofline_attainable,
+    calc_weight_matmul_intensity,
+)
+from scenarios.units import Quantity, ureg
+from scenarios.validation import (
+    BYTES,
+    COMPUTE_RATE,
+    DATA_RATE,
+    DURATION,
+    Rules,
+    check_inputs,
+    input_rules,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecodeBandwidthScenario:
+    """Decoding one token at a time: the weight-streaming floor and the bandwidth a server achieves.
+
+    At small batch sizes every decoding step reads all the weights from
+    memory and does little arithmetic with each byte, so memory bandwidth
+    sets the pace. Dividing the weight bytes by the measured
+    time_per_output_token gives the bandwidth actually achieved; as a share of
+    the peak memory_bandwidth that is the model bandwidth utilization (MBU).
+
+    Notes
+    -----
+    Equation: step_floor = weight_bytes / memory_bandwidth; achieved_bandwidth
+        = weight_bytes / time_per_output_token; bandwidth_utilization =
+        achieved_bandwidth / memory_bandwidth.
+    Assumptions: Every weight is read once per token; batch size one.
+    Excludes: KV-cache reads (small for short sequences and small batches),
+        activations and kernel launch overhead.
+
+    References
+    ----------
+    - Databricks, "LLM Inference Performance Engineering: Best Practices",
+      2023, section on model bandwidth utilization (a 7B model in 16-bit at
+      14 ms per output token moves 14 GB in 14 ms, 1 TB/s; on a 2 TB/s
+      machine that is an MBU of 50%).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> decode = Scenarios.Databricks7BDecode
+    >>> print(decode.weight_bytes)
+    14.0 GB
+    >>> print(decode.achieved_bandwidth)
+    1.0 TB/s
+    >>> print(f"{decode.bandwidth_utilization:.0%}")
+    50%
+    >>> print(decode.step_floor)
+    7.0 ms
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_param=BYTES, memory_bandwidth=DATA_RATE, time_per_output_token=DURATION
+    )
+
+    parameters: float
+    """Number of model parameters."""
+    bytes_per_param: Quantity
+    """Bytes of one weight as served, e.g. 2 bytes for 16-bit weights."""
+    memory_bandwidth: Quantity
+    """Peak memory bandwidth of the device (or devices) holding the weights."""
+    time_per_output_token: Optional[Quantity] = None
+    """Measured time per output token; needed only for the achieved figures."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def weight_bytes(self) -> Quantity:
+        """Bytes of weights read per decoding step, in GB."""
+        return (self.parameters * self.bytes_per_param).to('GB')
+
+    @property
+    def step_floor(self) -> Quantity:
+        """Shortest possible time per token in ms, set by streaming the weights once."""
+        return (self.weight_bytes / self.memory_bandwidth).to('ms')
+
+    @property
+    def achieved_bandwidth(self) -> Quantity:
+        """Bandwidth the measured token time implies, in TB/s."""
+        return (self.weight_bytes / self.time_per_output_token).to('TB/s')
+
+    @property
+    def bandwidth_utilization(self) -> float:
+        """Model bandwidth utilization: achieved over peak bandwidth."""
+        return (self.achieved_bandwidth / self.memory_bandwidth).to('').magnitude
+
+
+@dataclass(frozen=True, kw_only=True)
+class KvCacheScenario:
+    """Key-value cache bytes per token and per sequence, for multi-head or grouped-query attention.
+
+    Every layer caches a key and a value vector per key-value head for each
+    token in the context. With multi-head attention kv_heads equals the
+    number of query heads; grouped-query attention shares each key-value head
+    among several query heads and shrinks the cache by that factor.
+
+    Notes
+    -----
+    Equation: bytes_per_token = 2 × layers × kv_heads × head_dim ×
+        bytes_per_element (calc_kv_cache_bytes_per_token); bytes_per_sequence =
+        bytes_per_token × sequence_length.
+    Assumptions: Every layer caches keys and values at the same width.
+    Excludes: Paging and block-table overhead, fragmentation, and the memory
+        of the weights themselves.
+
+    References
+    ----------
+    - scenarios.physics.calc_kv_cache_bytes_per_token
+    - Kwon et al., "Efficient Memory Management for Large Language Model
+      Serving with PagedAttention", SOSP 2023, section 3 (OPT-13B: 800 KB per
+      token, up to 1.6 GB for a 2048-token request).
+    - NVIDIA, "Mastering LLM Techniques: Inference Optimization", NVIDIA
+      Technical Blog, 2023, section on LLM memory requirement (Llama 2 7B,
+      16-bit, batch 1, 4096 tokens: 1 × 4096 × 2 × 32 × 4096 × 2 bytes, about
+      2 GB).
+    - Touvron et al., "Llama 2: Open Foundation and Fine-Tuned Chat Models",
+      arXiv:2307.09288, 2023, section 2.2 (grouped-query attention in the 70B
+      model; 80 layers and 8 key-value heads of dimension 128 in the released
+      configuration).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> opt = Scenarios.Opt13BKvCache
+    >>> print(opt.bytes_per_token)
+    800.0 KiB
+    >>> print(round(opt.bytes_per_sequence, 1))
+    1.6 GiB
+    >>> print(Scenarios.Llama2_7BKvCache.bytes_per_sequence)
+    2.0 GiB
+
+    Grouped-query attention with 8 key-value heads in Llama 2 70B:
+
+    >>> print(Scenarios.Llama2_70BKvCache.bytes_per_token)
+    320.0 KiB
+    """
+
+    rules: ClassVar[Rules] = input_rules(bytes_per_element=BYTES)
+
+    layers: int
+    """Transformer layers."""
+    kv_heads: int
+    """Key-value heads per layer (equal to the query heads without grouping)."""
+    head_dim: int
+    """Dimension of one attention head."""
+    bytes_per_element: Quantity
+    """Bytes of one cached element, e.g. 2 bytes in FP16."""
+    sequence_length: int
+    """Tokens of context cached for one sequence."""
+    batch_size: int = 1
+    """Sequences served together."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def bytes_per_token(self) -> Quantity:
+        """Cache KiB one token adds to its sequence, from calc_kv_cache_bytes_per_token."""
+        return calc_kv_cache_bytes_per_token(
+            self.layers, self.kv_heads, self.head_dim, self.bytes_per_element
+        ).to('KiB')
+
+    @property
+    def bytes_per_sequence(self) -> Quantity:
+        """Cache GiB of one sequence at its full length."""
+        return (self.bytes_per_token * self.sequence_length).to('GiB')
+
+    @property
+    def bytes_per_batch(self) -> Quantity:
+        """Cache GiB of the whole batch."""
+        return (self.bytes_per_sequence * self.batch_size).to('GiB')
+
+
+@dataclass(frozen=True, kw_only=True)
+class RooflineScenario:
+    """Prefill and decode on the roofline: arithmetic intensity against a processor's ridge point.
+
+    A processor reaches its peak operation rate only for work that does at
+    least ridge_point operations per byte it reads. Multiplying tokens by the
+    weights does two operations per weight per token: decoding one new token
+    per sequence stays far below the ridge unless the batch is large, while
+    prefill reuses every weight for all the prompt tokens and lands above it.
+
+    Notes
+    -----
+    Equation: ridge_point = peak_compute / memory_bandwidth; intensity =
+        2 FLOP × tokens / bytes_per_param; attainable = min(peak_compute,
+        intensity × memory_bandwidth).
+    Assumptions: Weight reads dominate the traffic; compute and memory
+        transfers overlap fully.
+    Excludes: KV-cache and activation traffic, attention-score operations, and
+        cache effects.
+
+    References
+    ----------
+    - scenarios.physics.calc_weight_matmul_intensity
+    - scenarios.physics.calc_roofline_attainable
+    - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
+      Performance Model for Multicore Architectures", CACM 52(4), 2009.
+    - Chen (kipply), "Transformer Inference Arithmetic", kipp.ly blog, 2022,
+      kv cache section (an A100 at 312e12 FLOP/s and 1.5e12 bytes/s has a
+      ratio of 208 operations per byte).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> a100 = Scenarios.A100Roofline
+    >>> print(round(a100.ridge_point))
+    208 FLOP/B
+    >>> print(a100.decode_intensity)
+    1.0 FLOP/B
+    >>> print(f"{a100.decode_utilization:.1%}")
+    0.5%
+    >>> print(f"{a100.prefill_utilization:.0%}")
+    100%
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        peak_compute=COMPUTE_RATE, memory_bandwidth=DATA_RATE, bytes_per_param=BYTES
+    )
+
+    peak_compute: Quantity
+    """Peak operation rate of the processor at the serving precision."""
+    memory_bandwidth: Quantity
+    """Peak memory bandwidth of the processor."""
+    bytes_per_param: Quantity
+    """Bytes of one weight as served."""
+    decode_batch: int
+    """Sequences decoded together, each contributing one token per step."""
+    prompt_tokens: int
+    """Tokens of one prompt processed together in prefill."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def ridge_point(self) -> Quantity:
+        """Operations per byte at which the processor turns from memory-bound to compute-bound."""
+        return (self.peak_compute / self.memory_bandwidth).to('FLOP/B')
+
+    @property
+    def decode_intensity(self) -> Quantity:
+        """Operations per weight byte of one decoding step, in FLOP/B."""
+        return calc_weight_matmul_intensity(self.decode_batch, self.bytes_per_param).to('FLOP/B')
+
+    @property
+    def prefill_intensity(self) -> Quantity:
+        """Operations per weight byte of prefilling one prompt, in FLOP/B."""
+        return calc_weight_matmul_intensity(self.prompt_tokens, self.bytes_per_param).to('FLOP/B')
+
+    @property
+    def decode_attainable(self) -> Quantity:
+        """Highest operation rate decoding can reach, in TFLOP/s."""
+        return calc_roofline_attainable(
+            self.decode_intensity, self.peak_compute, self.memory_bandwidth
+        ).to('TFLOP/s')
+
+    @property
+    def prefill_attainable(self) -> Quantity:
+        """Highest operation rate prefill can reach, in TFLOP/s."""
+        return calc_roofline_attainable(
+            self.prefill_intensity, self.peak_compute, self.memory_bandwidth
+        ).to('TFLOP/s')
+
+    @property
+    def decode_utilization(self) -> float:
+        """Share of the peak operation rate decoding can use."""
+        return (self.decode_attainable / self.peak_compute).to('').magnitude
+
+    @property
+    def prefill_utilization(self) -> float:
+        """Share of the peak operation rate prefill can use."""
+        return (self.prefill_attainable / self.peak_compute).to('').magnitude
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchDecodeScenario:
+    """Step time, per-token latency and throughput of decoding a batch of sequences.
+
+    Each decoding step reads all the weights once, whatever the batch size,
+    and does 2 FLOP per parameter for every sequence in the batch. Below the
+    balanced_batch the weight reads take longer than the arithmetic, so extra
+    sequences ride along almost free and throughput grows with the batch;
+    above it the step time grows with the batch and throughput levels off.
+
+    Notes
+    -----
+    Equation: step_time = max(weight_bytes / memory_bandwidth, 2 FLOP ×
+        parameters × batch_size / peak_compute); throughput = batch_size /
+        step_time; balanced_batch = peak_compute × bytes_per_param / (2 FLOP ×
+        memory_bandwidth).
+    Assumptions: Weight reads and arithmetic overlap perfectly and both run at
+        peak; one new token per sequence per step.
+    Excludes: KV-cache reads and attention arithmetic (both grow with the
+        context), communication between devices, and scheduling overhead.
+
+    References
+    ----------
+    - scenarios.physics.calc_decode_step_time
+    - Chen (kipply), "Transformer Inference Arithmetic", kipp.ly blog, 2022,
+      batch sizes section (on an A100 at 312 TFLOP/s and 1.5 TB/s, weight
+      loading and arithmetic take equal time at a batch of 208).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> serving = Scenarios.Opt13BBatchDecodeOnA100
+    >>> print(round(serving.balanced_batch))
+    208
+    >>> print(round(serving.step_time, 2))
+    17.33 ms
+    >>> print(round(serving.throughput))
+    3692 token/s
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_param=BYTES, peak_compute=COMPUTE_RATE, memory_bandwidth=DATA_RATE
+    )
+
+    parameters: float
+    """Number of model parameters."""
+    bytes_per_param: Quantity
+    """Bytes of one weight as served."""
+    batch_size: int
+    """Sequences decoded together, one new token each per step."""
+    peak_compute: Quantity
+    """Peak operation rate of the serving processor."""
+    memory_bandwidth: Quantity
+    """Peak memory bandwidth of the serving processor."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def weight_bytes(self) -> Quantity:
+        """Bytes of weights read per step, in GB."""
+        return (self.parameters * self.bytes_per_param).to('GB')
+
+    @property
+    def step_flops(self) -> Quantity:
+        """Operations of one step's weight multiplications, in TFLOP."""
+        return (2 * ureg.FLOP * self.parameters * self.batch_size).to('TFLOP')
+
+    @property
+    def step_time(self) -> Quantity:
+        """Time of one decoding step in ms, which is also each sequence's time per token."""
+        return calc_decode_step_time(
+            self.weight_bytes, self.memory_bandwidth, self.step_flops, self.peak_compute
+        ).to('ms')
+
+    @property
+    def throughput(self) -> Quantity:
+        """Tokens generated per second across the batch."""
+        return (self.batch_size * ureg.token / self.step_time).to('token/s')
+
+    @property
+    def balanced_batch(self) -> float:
+        """Batch size at which reading the weights and the arithmetic take equal time."""
+        return (
+            (self.peak_compute * self.bytes_per_param / (2 * ureg.FLOP * self.memory_bandwidth))
+            .to('')
+            .magnitude
+        )

@@ -1,0 +1,163 @@
+"""Reliability scenarios
+
+How often large training jobs are interrupted, and how often they should
+checkpoint so that failures and checkpointing together waste the least time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from scenarios.physics import (
+    calc_checkpoint_overhead,
+    calc_daly_interval,
+    calc_fleet_failure_rate,
+    calc_young_interval,
+)
+from scenarios.units import Quantity
+from scenarios.validation import DURATION, RATE, Rules, check_inputs, input_rules
+
+
+@dataclass(frozen=True, kw_only=True)
+class FleetFailureScenario:
+    """Mean time between failures of a job spread over many nodes.
+
+    A synchronous training job stops when any of its nodes fails. With nodes
+    that fail independently at node_failure_rate, the job fails at that rate
+    times the number of nodes, so its mean time between failures shrinks in
+    proportion to its size.
+
+    Notes
+    -----
+    Equation: nodes = gpus / gpus_per_node; failure_rate = nodes ×
+        node_failure_rate; mtbf = 1 / failure_rate.
+    Assumptions: Independent, exponentially distributed node failures; every
+        failure interrupts the job.
+    Excludes: Correlated failures (a switch or power domain), failures the
+        job rides through, and the time to detect and restart.
+
+    References
+    ----------
+    - scenarios.physics.calc_fleet_failure_rate
+    - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
+      Research Clusters", HPCA 2025 (arXiv:2410.21680), mean-time-to-failure
+      projection from the RSC-1 rate of 6.50 failures per 1000 node-days
+      (8 A100 GPUs per node): 1.8 hours for 16,384 GPUs and 0.23 hours for
+      131,072 GPUs.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> print(round(Scenarios.Rsc1Job16kGpus.mtbf, 1))
+    1.8 h
+    >>> print(round(Scenarios.Rsc1Job131kGpus.mtbf, 2))
+    0.23 h
+    """
+
+    rules: ClassVar[Rules] = input_rules(node_failure_rate=RATE)
+
+    gpus: int
+    """Accelerators the job runs on."""
+    gpus_per_node: int
+    """Accelerators per node, the unit that fails."""
+    node_failure_rate: Quantity
+    """Failures per unit time of one node."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def nodes(self) -> float:
+        """Nodes the job spans."""
+        return self.gpus / self.gpus_per_node
+
+    @property
+    def failure_rate(self) -> Quantity:
+        """Failures per day of the whole job, from calc_fleet_failure_rate."""
+        return calc_fleet_failure_rate(self.nodes, self.node_failure_rate).to('1/day')
+
+    @property
+    def mtbf(self) -> Quantity:
+        """Mean time between job failures in hours."""
+        return (1 / self.failure_rate).to('hour')
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckpointIntervalScenario:
+    """How much compute to do between checkpoints: Young's and Daly's optima.
+
+    Writing checkpoints often wastes the checkpoint_time again and again;
+    writing them rarely loses more work when a failure strikes. Young's
+    first-order balance puts the interval at √(2δM); Daly's higher-order
+    estimate refines it. A job on several machines fails as often as all of
+    them together, so its MTBF is one machine's divided by machines.
+
+    Notes
+    -----
+    Equation: system_mtbf = machine_mtbf / machines; young_interval =
+        √(2 × checkpoint_time × system_mtbf); daly_interval from
+        calc_daly_interval; overhead = δ/τ + τ/(2M) at Young's interval.
+    Assumptions: Failures arrive at a constant rate; machines fail
+        independently.
+    Excludes: Restart time, failures during checkpointing, and the cost of
+        storing checkpoints.
+
+    References
+    ----------
+    - scenarios.physics.calc_young_interval
+    - scenarios.physics.calc_daly_interval
+    - scenarios.physics.calc_checkpoint_overhead
+    - Young, "A First Order Approximation to the Optimum Checkpoint Interval",
+      CACM 17(9), 1974.
+    - Daly, "A higher order estimate of the optimum checkpoint interval for
+      restart dumps", Future Generation Computer Systems 22(3), 2006, Figure 3
+      (M = 24 h, δ = 5 min: τ_opt = 117 min).
+    - Low et al., "Distributed GraphLab: A Framework for Machine Learning and
+      Data Mining in the Cloud", PVLDB 5(8), 2012, section 4.3 (64 machines,
+      one-year MTBF per machine, 2-minute checkpoints: an optimal interval of
+      3 hours).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> daly = Scenarios.DalyFigure3Checkpoint
+    >>> print(round(daly.daly_interval))
+    117 min
+    >>> print(round(daly.young_interval))
+    120 min
+    >>> print(round(Scenarios.GraphLab64MachineCheckpoint.young_interval.to('hour'), 1))
+    3.0 h
+    """
+
+    rules: ClassVar[Rules] = input_rules(checkpoint_time=DURATION, machine_mtbf=DURATION)
+
+    checkpoint_time: Quantity
+    """Time to write one checkpoint, δ."""
+    machine_mtbf: Quantity
+    """Mean time between failures of one machine."""
+    machines: int = 1
+    """Machines the job depends on; any one failing interrupts it."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def system_mtbf(self) -> Quantity:
+        """Mean time between failures of the whole job in hours, M."""
+        return (self.machine_mtbf / self.machines).to('hour')
+
+    @property
+    def young_interval(self) -> Quantity:
+        """Young's optimum compute time between checkpoints, in minutes."""
+        return calc_young_interval(self.checkpoint_time, self.system_mtbf).to('minute')
+
+    @property
+    def daly_interval(self) -> Quantity:
+        """Daly's higher-order optimum compute time between checkpoints, in minutes."""
+        return calc_daly_interval(self.checkpoint_time, self.system_mtbf).to('minute')
+
+    @property
+    def overhead(self) -> float:
+        """First-order fraction of time lost to checkpoints and rework at Young's interval."""
+        return calc_checkpoint_overhead(self.checkpoint_time, self.young_interval, self.system_mtbf)

@@ -1,0 +1,301 @@
+"""Efficiency and sustainability scenarios
+
+How much of the hardware's arithmetic a training run turns into model
+progress, and what the run costs in electricity and in emissions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from scenarios.physics import calc_model_flops_per_token, calc_training_energy
+from scenarios.units import Quantity, ureg
+from scenarios.validation import (
+    CARBON_INTENSITY,
+    COMPUTE_RATE,
+    DURATION,
+    ENERGY,
+    FRACTION,
+    POWER,
+    RATE,
+    RATIO_AT_LEAST_ONE,
+    Rules,
+    check_inputs,
+    input_rules,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelFlopsUtilizationScenario:
+    """Model FLOPs utilization: the share of peak arithmetic a training run spends on the model.
+
+    Model FLOPs utilization (MFU) divides the operations the model needs per
+    token, times the tokens processed per second, by the fleet's peak rate.
+    Recomputed activations do not count, which makes MFU comparable across
+    systems that recompute differently. The attention term adds the score and
+    value products that no parameter accounts for.
+
+    Notes
+    -----
+    Equation: mfu = flops_per_token × tokens_per_second / (chips ×
+        peak_throughput), with flops_per_token = 6N + 12 × L × H × Q × T.
+    Assumptions: The throughput is sustained; the peak is the matrix-unit
+        peak at the training precision.
+    Excludes: Recomputation, optimizer arithmetic and non-matmul operations.
+
+    References
+    ----------
+    - scenarios.physics.calc_model_flops_per_token
+    - Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways", JMLR
+      2023 (arXiv:2204.02311), Table 3 and Appendix B (PaLM 540B: 238.3K
+      tokens/s on 6144 TPU v4 chips of 275 TFLOP/s peak; 46.2% MFU, 45.7%
+      without the attention term).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> palm = Scenarios.Palm540BTraining
+    >>> print(f"{palm.mfu:.1%}")
+    46.2%
+    >>> print(f"{palm.mfu_without_attention:.1%}")
+    45.7%
+    """
+
+    rules: ClassVar[Rules] = input_rules(tokens_per_second=RATE, peak_throughput=COMPUTE_RATE)
+
+    parameters: float
+    """Number of model parameters, N."""
+    layers: int
+    """Transformer layers, L."""
+    attention_heads: int
+    """Attention heads per layer, H."""
+    head_dim: int
+    """Dimension of one attention head, Q."""
+    sequence_length: int
+    """Tokens per training sequence, T."""
+    tokens_per_second: Quantity
+    """Training throughput of the whole run, in tokens per second."""
+    chips: int
+    """Accelerators in the run."""
+    peak_throughput: Quantity
+    """Peak matrix-unit rate of one accelerator."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def flops_per_token(self) -> Quantity:
+        """Model operations per training token in TFLOP, attention included."""
+        return calc_model_flops_per_token(
+            self.parameters,
+            self.layers,
+            self.attention_heads,
+            self.head_dim,
+            self.sequence_length,
+        ).to('TFLOP')
+
+    @property
+    def dense_flops_per_token(self) -> Quantity:
+        """Model operations per token in TFLOP counting only the parameters, 6N."""
+        return (6 * ureg.FLOP * self.parameters).to('TFLOP')
+
+    @property
+    def model_throughput(self) -> Quantity:
+        """Model operations per second the run achieves, in PFLOP/s."""
+        return (self.flops_per_token * self.tokens_per_second).to('PFLOP/s')
+
+    @property
+    def peak_fleet_throughput(self) -> Quantity:
+        """Peak operation rate of all the accelerators together, in PFLOP/s."""
+        return (self.chips * self.peak_throughput).to('PFLOP/s')
+
+    @property
+    def mfu(self) -> float:
+        """Model FLOPs utilization with the attention term."""
+        return (self.model_throughput / self.peak_fleet_throughput).to('').magnitude
+
+    @property
+    def mfu_without_attention(self) -> float:
+        """Model FLOPs utilization counting 6N operations per token only."""
+        return (
+            (self.dense_flops_per_token * self.tokens_per_second / self.peak_fleet_throughput)
+            .to('')
+            .magnitude
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeliveredComputeScenario:
+    """Operations a fleet delivers over a run at a measured utilization.
+
+    The fleet's peak rate, times the fraction of it the run sustains, times
+    the run's length gives the operations actually performed. It is the
+    inverse of estimating a run's time from its operation count.
+
+    Notes
+    -----
+    Equation: delivered_flops = chips × peak_throughput × utilization ×
+        duration.
+    Assumptions: The utilization holds over the whole duration.
+    Excludes: Downtime and restarts not counted in the duration.
+
+    References
+    ----------
+    - Thoppilan et al., "LaMDA: Language Models for Dialog Applications",
+      arXiv:2201.08239, 2022, section 10 (1024 TPU v3 chips at 123 TFLOP/s,
+      56.5% utilization, 57.7 days: 3.55E+23 FLOPs).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> lamda = Scenarios.LamdaPretrainingCompute
+    >>> print(f"{lamda.delivered_flops:.3g~D}")
+    3.55e+23 FLOP
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        peak_throughput=COMPUTE_RATE, utilization=FRACTION, duration=DURATION
+    )
+
+    chips: int
+    """Accelerators in the run."""
+    peak_throughput: Quantity
+    """Peak operation rate of one accelerator."""
+    utilization: float
+    """Fraction of the peak rate the run sustains."""
+    duration: Quantity
+    """Length of the run."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def sustained_throughput(self) -> Quantity:
+        """Operation rate the fleet sustains, in PFLOP/s."""
+        return (self.chips * self.peak_throughput * self.utilization).to('PFLOP/s')
+
+    @property
+    def delivered_flops(self) -> Quantity:
+        """Operations performed over the run, in FLOP."""
+        return (self.sustained_throughput * self.duration).to('FLOP')
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainingEnergyScenario:
+    """Electricity of a training run: accelerator energy scaled by datacenter overhead.
+
+    The accelerators draw their measured average system power for the length
+    of the run; the datacenter's power usage effectiveness (PUE) adds cooling
+    and power distribution on top.
+
+    Notes
+    -----
+    Equation: accelerator_energy = accelerators × power_per_accelerator ×
+        duration; facility_energy = accelerator_energy × pue
+        (calc_training_energy).
+    Assumptions: Average power is steady; every accelerator is busy for the
+        whole duration.
+    Excludes: Development and failed runs, storage and networking outside the
+        accelerator systems, and the energy embodied in the hardware.
+
+    References
+    ----------
+    - scenarios.physics.calc_training_energy
+    - Patterson et al., "Carbon Emissions and Large Neural Network Training",
+      arXiv:2104.10350, 2021, Table 4 (GPT-3: 10,000 V100s at 330 W for 14.8
+      days with a PUE of 1.10: 1,287 MWh).
+    - Thoppilan et al., "LaMDA: Language Models for Dialog Applications",
+      arXiv:2201.08239, 2022, section 10 (1024 TPU v3 chips at 289 W for 57.7
+      days with a PUE of 1.10: 451 MWh).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> print(f"{Scenarios.Gpt3TrainingEnergy.facility_energy.to('GWh'):.3g~P}")
+    1.29 GWh
+    >>> print(round(Scenarios.LamdaTrainingEnergy.facility_energy))
+    451 MWh
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        power_per_accelerator=POWER, duration=DURATION, pue=RATIO_AT_LEAST_ONE
+    )
+
+    accelerators: int
+    """Accelerators in the run."""
+    power_per_accelerator: Quantity
+    """Measured average system power per accelerator (chip, memory, network, fans, host share)."""
+    duration: Quantity
+    """Wall-clock length of the run."""
+    pue: float
+    """Power usage effectiveness of the datacenter: facility power over IT power."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def accelerator_energy(self) -> Quantity:
+        """Energy the accelerator systems draw, in MWh."""
+        return (self.accelerators * self.power_per_accelerator * self.duration).to('MWh')
+
+    @property
+    def facility_energy(self) -> Quantity:
+        """Energy the datacenter draws for the run in MWh, from calc_training_energy."""
+        return calc_training_energy(
+            self.accelerators, self.power_per_accelerator, self.duration, self.pue
+        ).to('MWh')
+
+    @property
+    def facility_power(self) -> Quantity:
+        """Average power the run draws at the datacenter, in MW."""
+        return (self.facility_energy / self.duration).to('MW')
+
+
+@dataclass(frozen=True, kw_only=True)
+class OperationalCarbonScenario:
+    """Operational emissions of a run: its energy times the carbon intensity of the grid mix.
+
+    The grid mix behind a datacenter emits some mass of CO2-equivalent per
+    kilowatt-hour; the same run emits many times more on a coal-heavy grid
+    than on a largely carbon-free one.
+
+    Notes
+    -----
+    Equation: emissions = energy × carbon_intensity.
+    Assumptions: One average carbon intensity for the whole run.
+    Excludes: Embodied emissions of the hardware and buildings, and hourly
+        variation of the grid mix.
+
+    References
+    ----------
+    - Patterson et al., "Carbon Emissions and Large Neural Network Training",
+      arXiv:2104.10350, 2021, Table 4 (GPT-3: 1,287 MWh at 0.429 kg CO2e/kWh,
+      552.1 tCO2e) and section 2.5 (tCO2e = kWh × kg CO2e per kWh / 1000).
+    - Thoppilan et al., "LaMDA: Language Models for Dialog Applications",
+      arXiv:2201.08239, 2022, section 10 (451 MWh at 0.056 kg CO2e/kWh:
+      about 25.2 tCO2e).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> print(round(Scenarios.Gpt3TrainingCarbon.emissions, 1))
+    552.1 tCO2e
+    >>> print(round(Scenarios.LamdaTrainingCarbon.emissions, 1))
+    25.2 tCO2e
+    """
+
+    rules: ClassVar[Rules] = input_rules(energy=ENERGY, carbon_intensity=CARBON_INTENSITY)
+
+    energy: Quantity
+    """Electricity the run draws at the facility."""
+    carbon_intensity: Quantity
+    """CO2-equivalent emitted per unit of that electricity."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def emissions(self) -> Quantity:
+        """Operational emissions in tonnes of CO2-equivalent."""
+        return (self.energy * self.carbon_intensity).to('tCO2e')

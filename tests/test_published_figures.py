@@ -1,0 +1,277 @@
+"""Every published figure the registry reproduces, checked against the code.
+
+One test per figure. Each compares the computed value with the number as the
+source prints it, within the tolerance that the source's own rounding (or a
+stated simplification in the source) allows; the reason is given in each test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scenarios import Scenarios
+
+
+def magnitude(quantity, unit: str) -> float:
+    """The magnitude of ``quantity`` in ``unit``."""
+    return quantity.to(unit).magnitude
+
+
+# ZeRO (Rajbhandari et al., SC 2020)
+
+
+def test_zero_gpt2_fp16_weights_are_3_gb_update_working_set() -> None:
+    # Section 3.1: "3 GB" for the FP16 weights of the 1.5B-parameter GPT-2,
+    # quoted to the whole GB, so half a GB either way.
+    weights = Scenarios.Gpt2XlFp16UpdateWorkingSet.weights
+    assert magnitude(weights, "GB") == pytest.approx(3, abs=0.5)
+
+
+def test_zero_gpt2_fp16_weights_are_3_gb_mixed_precision() -> None:
+    # Section 3.1: the same "3 GB" for the FP16 parameters alone, to the whole GB.
+    weights = Scenarios.Gpt2XlMixedPrecisionAdam.weights_alone
+    assert magnitude(weights, "GB") == pytest.approx(3, abs=0.5)
+
+
+def test_zero_mixed_precision_adam_needs_16_bytes_per_parameter() -> None:
+    # Section 3.1: 2Ψ + 2Ψ + 12Ψ = 16Ψ is exact arithmetic on whole bytes.
+    per_parameter = Scenarios.Gpt2XlMixedPrecisionAdam.bytes_per_parameter
+    assert magnitude(per_parameter, "B") == pytest.approx(16, rel=1e-12)
+
+
+def test_zero_gpt2_model_states_need_24_gb() -> None:
+    # Section 3.1: "at least 24 GB", quoted to the whole GB.
+    states = Scenarios.Gpt2XlMixedPrecisionAdam.model_states
+    assert magnitude(states, "GB") == pytest.approx(24, abs=0.5)
+
+
+def test_zero_figure_1_baseline_is_120_gb() -> None:
+    # Figure 1 labels the baseline "120GB", a whole number of GB.
+    replicated = Scenarios.Zero7p5BOn64Devices.replicated
+    assert magnitude(replicated, "GB") == pytest.approx(120, abs=0.5)
+
+
+def test_zero_figure_1_optimizer_partitioned_is_31_4_gb() -> None:
+    # Figure 1: "31.4GB", one decimal, so 0.05 GB either way.
+    stage1 = Scenarios.Zero7p5BOn64Devices.optimizer_partitioned
+    assert magnitude(stage1, "GB") == pytest.approx(31.4, abs=0.05)
+
+
+def test_zero_figure_1_gradients_partitioned_is_16_6_gb() -> None:
+    # Figure 1: "16.6GB", one decimal.
+    stage2 = Scenarios.Zero7p5BOn64Devices.gradients_partitioned
+    assert magnitude(stage2, "GB") == pytest.approx(16.6, abs=0.05)
+
+
+def test_zero_figure_1_fully_partitioned_is_1_9_gb() -> None:
+    # Figure 1: "1.9GB", one decimal (the exact value is 1.875 GB).
+    stage3 = Scenarios.Zero7p5BOn64Devices.fully_partitioned
+    assert magnitude(stage3, "GB") == pytest.approx(1.9, abs=0.05)
+
+
+def test_zero_data_parallel_allreduce_moves_2_psi_per_device() -> None:
+    # Section 7.1: standard data parallelism moves "2Ψ" per device. The paper
+    # states the large-n limit; a ring of n devices sends 2(n - 1)/n of the
+    # buffer, which is below 2 by exactly 2/n.
+    sync = Scenarios.Zero7p5BGradientAllReduce
+    assert sync.traffic_multiple == pytest.approx(2, abs=2 / sync.devices * (1 + 1e-9))
+
+
+# Korthikanti et al., MLSys 2023
+
+
+def test_selective_recomputation_saves_70_percent_for_gpt3() -> None:
+    # "70%" for GPT-3, a whole percentage, so half a percentage point either way.
+    saving = Scenarios.Gpt3LayerActivations.selective_saving
+    assert saving == pytest.approx(0.70, abs=0.005)
+
+
+# GPT-3 (Brown et al., NeurIPS 2020), Table D.1
+
+
+def test_gpt3_training_compute_is_3_14e23_flops() -> None:
+    # Table D.1: 3.14E+23, three significant figures.
+    flops = Scenarios.Gpt3TrainingCompute.training_flops
+    assert magnitude(flops, "FLOP") == pytest.approx(3.14e23, abs=0.005e23)
+
+
+def test_gpt3_training_compute_is_3_64e3_petaflop_s_days() -> None:
+    # Table D.1: 3.64E+03 PF-days, three significant figures.
+    days = Scenarios.Gpt3TrainingCompute.petaflop_s_days
+    assert magnitude(days, "pfs_day") == pytest.approx(3.64e3, abs=0.005e3)
+
+
+# Patterson et al., arXiv:2104.10350, Table 4
+
+
+def test_gpt3_trains_in_14_8_days_at_measured_v100_throughput() -> None:
+    # Table 4: 14.8 days, one decimal.
+    time = Scenarios.Gpt3TrainingCompute.training_time
+    assert magnitude(time, "day") == pytest.approx(14.8, abs=0.05)
+
+
+def test_gpt3_training_energy_is_1287_mwh() -> None:
+    # Table 4: 1,287 MWh. The inputs are themselves rounded: 14.8 days carries
+    # up to 0.05 days, 0.34% of the run, which bounds the agreement.
+    energy = Scenarios.Gpt3TrainingEnergy.facility_energy
+    assert magnitude(energy, "MWh") == pytest.approx(1287, rel=0.05 / 14.8)
+
+
+def test_gpt3_training_emissions_are_552_1_tco2e() -> None:
+    # Table 4: 552.1 tCO2e, one decimal.
+    emissions = Scenarios.Gpt3TrainingCarbon.emissions
+    assert magnitude(emissions, "tCO2e") == pytest.approx(552.1, abs=0.05)
+
+
+# Narayanan et al., SC 2021, section 5.1
+
+
+def test_megatron_gpt3_trains_in_34_days() -> None:
+    # "34 days", a whole number of days.
+    time = Scenarios.MegatronGpt3TrainingTime.training_time
+    assert magnitude(time, "day") == pytest.approx(34, abs=0.5)
+
+
+# Hoffmann et al., NeurIPS 2022
+
+
+def test_chinchilla_budget_gives_70b_parameters() -> None:
+    # Chinchilla has 70B parameters on "the same compute budget as Gopher"
+    # (5.76e23 FLOPs, Table 3). That equality is itself approximate:
+    # 6 × 70B × 1.4T = 5.88e23 is 2% above 5.76e23, so the model size can
+    # only agree to about 1% (the square root of 1.02); allow 1.5%.
+    parameters = Scenarios.ChinchillaOnGopherBudget.optimal_parameters
+    assert parameters == pytest.approx(70e9, rel=0.015)
+
+
+def test_chinchilla_budget_gives_1_4_trillion_tokens() -> None:
+    # 1.4 trillion tokens; the same 2% budget mismatch as above allows 1.5%.
+    tokens = Scenarios.ChinchillaOnGopherBudget.optimal_tokens
+    assert tokens == pytest.approx(1.4e12, rel=0.015)
+
+
+# Databricks, "LLM Inference Performance Engineering: Best Practices"
+
+
+def test_databricks_7b_weights_are_14_gb() -> None:
+    # "14GB of parameters": exact arithmetic, 7B × 2 bytes.
+    weights = Scenarios.Databricks7BDecode.weight_bytes
+    assert magnitude(weights, "GB") == pytest.approx(14, rel=1e-12)
+
+
+def test_databricks_achieved_bandwidth_is_1_tb_per_s() -> None:
+    # "1TB/sec bandwidth usage": exact arithmetic, 14 GB in 14 ms.
+    bandwidth = Scenarios.Databricks7BDecode.achieved_bandwidth
+    assert magnitude(bandwidth, "TB/s") == pytest.approx(1, rel=1e-12)
+
+
+def test_databricks_model_bandwidth_utilization_is_50_percent() -> None:
+    # "an MBU of 50%": exact arithmetic, 1 TB/s of 2 TB/s.
+    assert Scenarios.Databricks7BDecode.bandwidth_utilization == pytest.approx(0.5, rel=1e-12)
+
+
+# Kwon et al. (vLLM), SOSP 2023, section 3
+
+
+def test_vllm_opt13b_kv_cache_is_800_kb_per_token() -> None:
+    # "800 KB", computed in the paper as 2 × 5120 × 40 × 2 bytes = 819,200
+    # bytes, that is 800 binary kilobytes exactly.
+    per_token = Scenarios.Opt13BKvCache.bytes_per_token
+    assert magnitude(per_token, "B") == pytest.approx(2 * 5120 * 40 * 2, rel=1e-12)
+    assert magnitude(per_token, "KiB") == pytest.approx(800, rel=1e-12)
+
+
+def test_vllm_opt13b_request_cache_is_1_6_gb() -> None:
+    # "as much as 1.6 GB" for 2048 tokens: 800 KB × 2048 in binary units is
+    # 1.5625, given to two significant figures, so 0.05 either way.
+    per_request = Scenarios.Opt13BKvCache.bytes_per_sequence
+    assert magnitude(per_request, "GiB") == pytest.approx(1.6, abs=0.05)
+
+
+# NVIDIA, "Mastering LLM Techniques: Inference Optimization"
+
+
+def test_nvidia_llama2_7b_kv_cache_is_about_2_gb() -> None:
+    # "1 * 4096 * 2 * 32 * 4096 * 2 bytes, which is ~2 GB": the product is
+    # exact, and it is 2 GB in binary units.
+    cache = Scenarios.Llama2_7BKvCache.bytes_per_batch
+    assert magnitude(cache, "B") == pytest.approx(1 * 4096 * 2 * 32 * 4096 * 2, rel=1e-12)
+    assert magnitude(cache, "GiB") == pytest.approx(2, rel=1e-12)
+
+
+# Chen (kipply), "Transformer Inference Arithmetic"
+
+
+def test_kipply_a100_ridge_point_is_208_flop_per_byte() -> None:
+    # 312e12 / 1.5e12 = 208, exact arithmetic.
+    ridge = Scenarios.A100Roofline.ridge_point
+    assert magnitude(ridge, "FLOP/B") == pytest.approx(208, rel=1e-12)
+
+
+def test_kipply_a100_balances_weight_reads_and_arithmetic_at_batch_208() -> None:
+    # The same 208: at 2 FLOP per 2-byte weight per sequence, exact arithmetic.
+    assert Scenarios.Opt13BBatchDecodeOnA100.balanced_batch == pytest.approx(208, rel=1e-12)
+
+
+# Kokolis et al., HPCA 2025
+
+
+def test_rsc1_mttf_of_a_16k_gpu_job_is_1_8_hours() -> None:
+    # "1.8 hours", one decimal.
+    mtbf = Scenarios.Rsc1Job16kGpus.mtbf
+    assert magnitude(mtbf, "hour") == pytest.approx(1.8, abs=0.05)
+
+
+def test_rsc1_mttf_of_a_131k_gpu_job_is_0_23_hours() -> None:
+    # "0.23 hours", two decimals.
+    mtbf = Scenarios.Rsc1Job131kGpus.mtbf
+    assert magnitude(mtbf, "hour") == pytest.approx(0.23, abs=0.005)
+
+
+# Daly, FGCS 2006, and Low et al. (Distributed GraphLab), PVLDB 2012
+
+
+def test_daly_figure_3_optimum_is_117_minutes() -> None:
+    # Figure 3: "τopt = 117 min", a whole number of minutes.
+    interval = Scenarios.DalyFigure3Checkpoint.daly_interval
+    assert magnitude(interval, "minute") == pytest.approx(117, abs=0.5)
+
+
+def test_graphlab_checkpoint_interval_is_3_hours() -> None:
+    # "optimal checkpoint intervals of 3 hrs", one significant figure.
+    interval = Scenarios.GraphLab64MachineCheckpoint.young_interval
+    assert magnitude(interval, "hour") == pytest.approx(3, abs=0.5)
+
+
+# LaMDA (Thoppilan et al., arXiv:2201.08239), section 10
+
+
+def test_lamda_pretraining_compute_is_3_55e23_flops() -> None:
+    # "3.55E+23", three significant figures.
+    flops = Scenarios.LamdaPretrainingCompute.delivered_flops
+    assert magnitude(flops, "FLOP") == pytest.approx(3.55e23, abs=0.005e23)
+
+
+def test_lamda_pretraining_energy_is_451_mwh() -> None:
+    # "451 MWh", a whole number of MWh.
+    energy = Scenarios.LamdaTrainingEnergy.facility_energy
+    assert magnitude(energy, "MWh") == pytest.approx(451, abs=0.5)
+
+
+def test_lamda_pretraining_emissions_are_25_2_tco2e() -> None:
+    # "approximately 25.2 tCO2e", one decimal.
+    emissions = Scenarios.LamdaTrainingCarbon.emissions
+    assert magnitude(emissions, "tCO2e") == pytest.approx(25.2, abs=0.05)
+
+
+# PaLM (Chowdhery et al.), Table 3 and Appendix B
+
+
+def test_palm_540b_model_flops_utilization_is_46_2_percent() -> None:
+    # "46.2%", one decimal of a percentage.
+    assert Scenarios.Palm540BTraining.mfu == pytest.approx(0.462, abs=0.0005)
+
+
+def test_palm_540b_utilization_without_attention_is_45_7_percent() -> None:
+    # "45.7%" without the self-attention term, one decimal of a percentage.
+    assert Scenarios.Palm540BTraining.mfu_without_attention == pytest.approx(0.457, abs=0.0005)
