@@ -1,5 +1,9 @@
 """Sphinx configuration of the refgen reference site."""
 
+from pathlib import Path
+
+from refgen.config import load_project_config
+
 project = "refgen"
 author = "The refgen developers"
 copyright = "2026, the refgen developers"
@@ -10,14 +14,12 @@ extensions = [
     "refgen",
 ]
 
-# What refgen documents: the scenario modules (one category each) and the registry.
-refgen_modules = [
-    "scenarios.training",
-    "scenarios.inference",
-    "scenarios.reliability",
-    "scenarios.sustainability",
-]
-refgen_registry = "scenarios.Scenarios"
+# What refgen documents: the scenario modules (one category each) and the
+# registry. They are kept once, in pyproject.toml's [tool.refgen] table, which
+# the `refgen` command and the pytest plugin read too.
+_project = load_project_config(Path(__file__).parent)
+refgen_modules = list(_project.modules)
+refgen_registry = _project.registry
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]

@@ -1,10 +1,15 @@
 """pytest plugin: each scenario class's Examples section is one test item.
 
-Enable it by listing the scenario modules in the pytest configuration::
+It collects the modules listed under ``refgen_modules`` in the pytest
+configuration or, when that is not set, under ``modules`` in the
+``[tool.refgen]`` table of ``pyproject.toml``. Add the package folder to
+``testpaths``::
 
     [tool.pytest.ini_options]
     testpaths = ["tests", "scenarios"]
-    refgen_modules = ["scenarios.training"]
+
+    [tool.refgen]
+    modules = ["scenarios.training"]
 
 The items are collected from the module files themselves and are named after
 their class (``scenarios/training.py::UpdateWorkingSetScenario``). The example
@@ -40,12 +45,21 @@ def _module_files(config: pytest.Config) -> dict[Path, str]:
     cached = getattr(config, "_refgen_module_files", None)
     if cached is None:
         cached = {}
-        for name in config.getini(INI_MODULES):
+        for name in config.getini(INI_MODULES) or _project_modules(config):
             spec = importlib.util.find_spec(name)
             if spec is not None and spec.origin:
                 cached[Path(spec.origin).resolve()] = name
         config._refgen_module_files = cached  # type: ignore[attr-defined]
     return cached
+
+
+def _project_modules(config: pytest.Config) -> tuple[str, ...]:
+    from refgen.config import ConfigError, load_project_config
+
+    try:
+        return load_project_config(Path(config.rootpath)).modules
+    except ConfigError:
+        return ()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

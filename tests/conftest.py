@@ -18,7 +18,11 @@ DOCS = REPO / "docs"
 
 
 def copy_docs(destination: Path) -> Path:
-    """A copy of docs/ without build output or generated pages."""
+    """A copy of docs/ without build output or generated pages.
+
+    pyproject.toml is copied beside it, since conf.py reads [tool.refgen] from it.
+    """
+    shutil.copy(REPO / "pyproject.toml", destination.parent / "pyproject.toml")
     return Path(
         shutil.copytree(DOCS, destination, ignore=shutil.ignore_patterns("_build", "reference"))
     )
