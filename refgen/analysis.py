@@ -12,6 +12,7 @@ import ast
 import contextlib
 import dataclasses
 import inspect
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -180,8 +181,24 @@ def _with_data_flow(
 
 
 def analyse_registry(registry_path: str) -> RegistryDoc:
-    """The registry named by ``registry_path`` and every entry in it."""
+    """The registry named by ``registry_path`` and every entry in it.
+
+    Every class page asks for it, so it is computed once per registry object
+    (a new import after an edit is a new object).
+    """
     registry = discovery.resolve(registry_path)
+    cached = _REGISTRIES.get(registry_path)
+    if cached is not None and cached[0] is registry:
+        return cached[1]
+    doc = _read_registry(registry_path, registry)
+    _REGISTRIES[registry_path] = (registry, doc)
+    return doc
+
+
+_REGISTRIES: dict[str, tuple[Any, RegistryDoc]] = {}
+
+
+def _read_registry(registry_path: str, registry: Any) -> RegistryDoc:
     assignments: dict[str, AssignmentSource] = {}
     doc = Docstring()
     location = None
@@ -283,6 +300,21 @@ def _in_project(cls: type, path: str) -> bool:
     )
 
 
+def _headline(docstring: Docstring, derived: Iterable[DerivedDoc]) -> str | None:
+    """The derived attribute that the example's first figure shows."""
+    if docstring.examples is None:
+        return None
+    names = {d.name for d in derived}
+    statements = [
+        line[4:] for line in docstring.examples.text.splitlines() if line.startswith(">>> ")
+    ]
+    for statement in statements:
+        mentioned = [n for n in re.findall(r"\.(\w+)", statement) if n in names]
+        if mentioned:
+            return mentioned[-1]
+    return None
+
+
 def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> ScenarioDoc:
     """The full reference record of one scenario class."""
     qualname = discovery.dotted_path(cls)
@@ -310,6 +342,7 @@ def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> Scenario
             e for e in (registry.entries if registry else ()) if e.scenario == qualname
         ),
         problems=tuple(problems),
+        headline=_headline(docstring, derived),
         source_files=_source_files(cls, derived),
     )
 

@@ -191,6 +191,8 @@ class ScenarioDoc:
     derived: tuple[DerivedDoc, ...]
     registry_entries: tuple[RegistryEntryDoc, ...] = ()
     problems: tuple[Problem, ...] = ()
+    headline: str | None = None
+    """The derived attribute whose figure the class's example shows."""
     source_files: tuple[str, ...] = ()
     """Files whose edits can change this page: the class and its bases, the helpers
     it calls and the modules its module imports."""

@@ -23,10 +23,11 @@ from refgen.model import (
     RegistryDoc,
     ScenarioDoc,
 )
-from refgen.values import EntryValues
+from refgen.values import EntryValues, Value
 
 SOURCE_ROLE = "refgen-source"
 EQUATION_ROLE = "refgen-equation"
+QUALNAME_ROLE = "refgen-qualname"
 
 CONSTRUCTION_NOTE = (
     "Build this scenario with keyword arguments only. "
@@ -113,6 +114,45 @@ def field(name: str, body: list[str]) -> list[str]:
     return [f":{name}: {first}".rstrip(), *indent(rest)]
 
 
+CELL = " \u2016 "
+"""Separates the cells of a ``refgen-table`` row and the parts of a ``refgen-fields`` line."""
+TABLE_DIRECTIVE = "refgen-table"
+FIELDS_DIRECTIVE = "refgen-fields"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).replace(CELL.strip(), "|")
+
+
+def table(
+    header: Sequence[str], rows: Iterable[Sequence[str]], css_class: str, stub_columns: int = 0
+) -> list[str]:
+    """A table of one-line inline-markup cells.
+
+    The ``refgen-table`` directive builds the table nodes itself: docutils'
+    list-table would run a nested parser for every cell, the largest cost of a
+    page with several tables.
+    """
+    lines = [f".. {TABLE_DIRECTIVE}::", f"   :class: {css_class}"]
+    if stub_columns:
+        lines.append(f"   :stub-columns: {stub_columns}")
+    lines += ["", "   " + CELL.join(header)]
+    lines += ["   " + CELL.join(_one_line(cell) or "\\ " for cell in row) for row in rows]
+    return [*lines, ""]
+
+
+def fields(items: Iterable[tuple[str, str] | tuple[str, str, str]]) -> list[str]:
+    """A field list of one-line bodies, optionally each with a raw HTML block.
+
+    Items are ``(label, inline markup)`` or ``(label, inline markup, html)``.
+    """
+    lines = [f".. {FIELDS_DIRECTIVE}::", ""]
+    for item in items:
+        label, body, *html = item
+        lines.append("   " + CELL.join([label, _one_line(body), *(h for h in html if h)]))
+    return [*lines, ""]
+
+
 def render_notes(doc: Docstring, targets: Mapping[str, str]) -> list[str]:
     lines: list[str] = []
     for entry in doc.notes:
@@ -150,20 +190,14 @@ def _attribute_table(scenario: ScenarioDoc) -> list[str]:
     rows = [(i.name, i.description) for i in scenario.inputs]
     rows += [(d.name, d.description) for d in scenario.derived]
     targets = scenario_link_targets(scenario)
-    lines = [
-        ".. list-table::",
-        "   :header-rows: 1",
-        "   :class: refgen-attributes",
-        "",
-        "   * - Name",
-        "     - Description",
-    ]
-    for name, description in sorted(rows):
-        lines += [
-            f"   * - :py:attr:`~{scenario.qualname}.{name}`",
-            f"     - {link_names(description, targets)}".rstrip(),
-        ]
-    return lines + [""]
+    return table(
+        ("Name", "Description"),
+        [
+            (f":py:attr:`~{scenario.qualname}.{name}`", link_names(description, targets))
+            for name, description in sorted(rows)
+        ],
+        "refgen-attributes",
+    )
 
 
 def _signature(scenario: ScenarioDoc) -> str:
@@ -174,24 +208,34 @@ def _signature(scenario: ScenarioDoc) -> str:
     return f"{scenario.name}(*, {', '.join(parts)})" if parts else scenario.name
 
 
+def _code_field(label: str, code: str, role: str | None = None) -> list[tuple[str, str]]:
+    """A field holding code inline, or None when the code needs a block."""
+    rendered = inline_code(code, role)
+    return [(label, rendered[0])] if len(rendered) == 1 else []
+
+
 def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, str]) -> list[str]:
-    default = f"``{item.default}``" if item.default is not None else "required"
+    default = inline_code(item.default)[0] if item.default is not None else "required"
     lines = heading(item.name, "^")
     lines += [f".. py:attribute:: {scenario.name}.{item.name}", ""]
     if item.description:
         lines += indent([link_names(item.description, targets), ""])
-    lines += indent(
-        [*field("Type", inline_code(item.annotation)), *field("Declared default", [default])]
-    )
-    lines += indent(_flow_fields(scenario, (), item.feeds))
-    lines += indent(_inherited_field(item.inherited_from, item.name))
-    return lines + [""]
+    items = [
+        *_code_field("Type", item.annotation),
+        ("Declared default", default),
+        *_flow_items(scenario, (), item.feeds),
+        *_inherited_items(item.inherited_from, item.name),
+    ]
+    lines += indent(fields(items))
+    if not _code_field("Type", item.annotation):
+        lines += indent(field("Type", inline_code(item.annotation)))
+    return [*lines, ""]
 
 
-def _inherited_field(base: str | None, name: str) -> list[str]:
+def _inherited_items(base: str | None, name: str) -> list[tuple[str, str]]:
     if base is None:
         return []
-    return field("Inherited from", [f":py:class:`~{base}` (:py:attr:`{name} <{base}.{name}>`)"])
+    return [("Inherited from", f":py:class:`~{base}` (:py:attr:`{name} <{base}.{name}>`)")]
 
 
 def raw_html(html: str, css_class: str) -> list[str]:
@@ -205,6 +249,11 @@ def raw_html(html: str, css_class: str) -> list[str]:
         "   </div>",
         "",
     ]
+
+
+def math_html(mathml: str) -> str:
+    """MathML wrapped for the page, on one line."""
+    return f'<div class="refgen-math">{mathml}</div>'.replace("\n", " ")
 
 
 def math_block(expression: str, target: str = "") -> list[str]:
@@ -229,6 +278,20 @@ def render_equation(equation: Equation) -> list[str]:
     return [BODY_EQUATION_NO_HELPER.format(reason=equation.reason)]
 
 
+def _equation_items(equation: Equation) -> list[tuple[str, str] | tuple[str, str, str]]:
+    """The Equation field: code (and MathML), or the sentence naming the helpers."""
+    if equation.expression is None:
+        if equation.helpers:
+            helpers = " and ".join(f":py:func:`~{h}`" for h in equation.helpers)
+            return [("Equation", BODY_EQUATION.format(helpers=helpers))]
+        return [("Equation", BODY_EQUATION_NO_HELPER.format(reason=equation.reason))]
+    code = _code_field("Equation", equation.expression, EQUATION_ROLE)
+    if not code:
+        return []
+    result = expression_to_mathml(equation.expression)
+    return [(*code[0], math_html(result.mathml) if result.mathml else "")]
+
+
 def render_derived(
     scenario: ScenarioDoc, item: DerivedDoc, targets: Mapping[str, str]
 ) -> list[str]:
@@ -236,27 +299,35 @@ def render_derived(
     lines.append(f".. py:property:: {scenario.name}.{item.name}")
     if item.return_annotation:
         lines.append(f"   :type: {item.return_annotation}")
-    lines += ["", "   .. rst-class:: refgen-qualname", "", f"   ``{item.qualname}``", ""]
+    lines += ["", f"   :{QUALNAME_ROLE}:`{item.qualname}`", ""]
     if item.description:
         lines += indent([link_names(item.description, targets), ""])
-    lines += indent(field("Equation", render_equation(item.equation)))
-    lines += indent(_flow_fields(scenario, item.reads, item.feeds))
-    lines += indent(_inherited_field(item.inherited_from, item.name))
-    return lines + [""]
+    equation = _equation_items(item.equation)
+    items = [
+        *equation,
+        *_flow_items(scenario, item.reads, item.feeds),
+        *_inherited_items(item.inherited_from, item.name),
+    ]
+    lines += indent(fields(items))
+    if not equation:
+        lines += indent(field("Equation", render_equation(item.equation)))
+    return [*lines, ""]
 
 
 def _attribute_links(scenario: ScenarioDoc, names: Iterable[str]) -> str:
     return ", ".join(f":py:attr:`~{scenario.qualname}.{name}`" for name in names)
 
 
-def _flow_fields(scenario: ScenarioDoc, reads: Iterable[str], feeds: Iterable[str]) -> list[str]:
-    lines: list[str] = []
+def _flow_items(
+    scenario: ScenarioDoc, reads: Iterable[str], feeds: Iterable[str]
+) -> list[tuple[str, str]]:
     reads, feeds = list(reads), list(feeds)
+    items = []
     if reads:
-        lines += field("Reads", [_attribute_links(scenario, reads)])
+        items.append(("Reads", _attribute_links(scenario, reads)))
     if feeds:
-        lines += field("Feeds", [_attribute_links(scenario, feeds)])
-    return lines
+        items.append(("Feeds", _attribute_links(scenario, feeds)))
+    return items
 
 
 DATA_FLOW_INTRO = (
@@ -288,19 +359,12 @@ def render_registry_values(
     if not values:
         return []
     lines = heading("Registry values", "-") + [VALUES_INTRO.format(precision=precision), ""]
-    lines += [
-        ".. list-table::",
-        "   :header-rows: 1",
-        "   :stub-columns: 1",
-        "   :class: refgen-values",
-        "",
-        "   * - Attribute",
-        *(f"     - :py:attr:`{v.entry} <{v.qualname}>`" for v in values),
+    header = ["Attribute", *(f":py:attr:`{v.entry} <{v.qualname}>`" for v in values)]
+    rows = [
+        [f":py:attr:`~{scenario.qualname}.{name}`", *(_value_cell(v.value(name)) for v in values)]
+        for name in scenario.attribute_names
     ]
-    for name in scenario.attribute_names:
-        lines.append(f"   * - :py:attr:`~{scenario.qualname}.{name}`")
-        lines += [f"     - {_value_cell(v.value(name))}".rstrip() for v in values]
-    return lines + [""]
+    return lines + table(header, rows, "refgen-values", stub_columns=1)
 
 
 def render_scenario(
@@ -349,25 +413,38 @@ def render_scenario(
     return lines
 
 
-def render_category(module: ModuleDoc, scenarios: Iterable[ScenarioDoc]) -> list[str]:
-    """A category page: the module's title and description, and its scenarios."""
+HEADLINE = "{name} = {value} ({entry})"
+
+
+def render_category(
+    module: ModuleDoc,
+    scenarios: Iterable[ScenarioDoc],
+    headlines: Mapping[str, tuple[str, Value]] | None = None,
+) -> list[str]:
+    """A category page: title, description, and a table of its scenarios.
+
+    ``headlines`` maps a class's dotted path to the registry entry and value of
+    its headline attribute (the figure its example shows).
+    """
     scenarios = list(scenarios)
+    headlines = headlines or {}
     lines = heading(module.title, "=")
     if module.description:
         lines += [module.description, ""]
-    lines += [
-        ".. list-table::",
-        "   :header-rows: 1",
-        "   :class: refgen-category",
-        "",
-        "   * - Scenario",
-        "     - Summary",
-    ]
+    rows = []
     for scenario in scenarios:
-        lines += [f"   * - :doc:`{scenario.name}`", f"     - {scenario.docstring.summary}".rstrip()]
-    lines += ["", ".. toctree::", "   :hidden:", ""]
+        headline = headlines.get(scenario.qualname)
+        figure = ""
+        if headline is not None:
+            entry, value = headline
+            figure = HEADLINE.format(
+                name=f":py:attr:`~{scenario.qualname}.{value.name}`", value=value.text, entry=entry
+            )
+        rows.append((f":doc:`{scenario.name}`", scenario.docstring.summary, figure))
+    lines += table(("Scenario", "Summary", "Headline figure"), rows, "refgen-category")
+    lines += [".. toctree::", "   :hidden:", ""]
     lines += [f"   {scenario.name}" for scenario in scenarios]
-    return lines + [""]
+    return [*lines, ""]
 
 
 def _parameter_fields(kind: str, entries: Iterable[ParameterEntry]) -> list[str]:

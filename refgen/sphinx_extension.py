@@ -12,9 +12,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
@@ -92,11 +93,76 @@ class SourceLinks(SphinxPostTransform):
         return target.rpartition(".")
 
 
-class EquationRole(SphinxRole):
-    """``:refgen-equation:`expr``` shows an equation's code as written, straight quotes and all."""
+class CodeRole(SphinxRole):
+    """Code shown exactly as written (straight quotes and all), with a CSS class."""
+
+    def __init__(self, css_class: str) -> None:
+        self.css_class = css_class
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        return [nodes.literal(self.rawtext, self.text, classes=["refgen-equation"])], []
+        return [nodes.literal(self.rawtext, self.text, classes=[self.css_class])], []
+
+
+class TableDirective(SphinxDirective):
+    """``.. refgen-table::``: a table whose cells are one line of inline markup each.
+
+    The first content line is the header; cells are separated by
+    :data:`refgen.render.CELL`. Building the nodes here costs a fraction of a
+    ``list-table``, which runs a nested parser per cell.
+    """
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "class": directives.class_option,
+        "stub-columns": directives.nonnegative_int,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        rows = [line.split(render.CELL) for line in self.content if line.strip()]
+        if not rows:
+            return []
+        messages: list[nodes.system_message] = []
+        width = len(rows[0])
+        stubs = self.options.get("stub-columns", 0)
+        group = nodes.tgroup(cols=width)
+        for column in range(width):
+            group += nodes.colspec(colwidth=1, stub=int(column < stubs))
+        head, body = nodes.thead(), nodes.tbody()
+        head += self._row(rows[0], messages)
+        for row in rows[1:]:
+            body += self._row(row, messages)
+        group += [head, body]
+        table = nodes.table("", group, classes=["colwidths-auto", *self.options.get("class", [])])
+        return [table, *messages]
+
+    def _row(self, cells: list[str], messages: list[nodes.system_message]) -> nodes.row:
+        row = nodes.row()
+        for cell in cells:
+            inline, problems = self.parse_inline(cell.strip(), lineno=self.lineno)
+            messages += problems
+            row += nodes.entry("", nodes.paragraph("", "", *inline))
+        return row
+
+
+class FieldsDirective(SphinxDirective):
+    """``.. refgen-fields::``: a field list, one ``label CELL body [CELL html]`` per line."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        field_list = nodes.field_list()
+        messages: list[nodes.system_message] = []
+        for line in self.content:
+            if not line.strip():
+                continue
+            label, body, *html = line.split(render.CELL)
+            inline, problems = self.parse_inline(body.strip(), lineno=self.lineno)
+            messages += problems
+            field_body = nodes.field_body("", nodes.paragraph("", "", *inline))
+            for block in html:
+                field_body += nodes.raw(block, block, format="html")
+            field_list += nodes.field("", nodes.field_name(label, label), field_body)
+        return [field_list, *messages]
 
 
 def _find_run(lines: list[str], run: list[str]) -> int | None:
@@ -202,6 +268,25 @@ class _GeneratedPageDirective(SphinxDirective):
                 self.env.note_dependency(path)
 
 
+def _registry(config: Any) -> RegistryDoc | None:
+    """The registry, or None when it fails (page planning has reported why)."""
+    if not config.refgen_registry:
+        return None
+    try:
+        return analysis.analyse_registry(config.refgen_registry)
+    except Exception:
+        return None
+
+
+def _registry_objects(config: Any) -> list[Any]:
+    if not config.refgen_registry:
+        return []
+    try:
+        return [discovery.resolve(config.refgen_registry)]
+    except Exception:
+        return []
+
+
 class ScenarioDirective(_GeneratedPageDirective):
     """``.. refgen-scenario:: module.Class``: the reference page of one class."""
 
@@ -209,7 +294,7 @@ class ScenarioDirective(_GeneratedPageDirective):
         config = self.config
         try:
             cls = discovery.resolve(self.arguments[0])
-            scenario = analysis.analyse_scenario(cls, self._registry())
+            scenario = analysis.analyse_scenario(cls, _registry(self.config))
         except Exception as error:
             warn(
                 "analysis",
@@ -217,7 +302,7 @@ class ScenarioDirective(_GeneratedPageDirective):
                 self.get_location(),
             )
             return []
-        self.depend_on(*self._registry_objects())
+        self.depend_on(*_registry_objects(self.config))
         for path in scenario.source_files:
             self.env.note_dependency(path)
         for problem in scenario.problems:
@@ -237,15 +322,6 @@ class ScenarioDirective(_GeneratedPageDirective):
         # The doctest builder runs these examples itself; running them here would double them.
         return bool(self.config.refgen_run_examples) and self.env.app.builder.name != "doctest"
 
-    def _registry(self) -> RegistryDoc | None:
-        """The registry, or None when it fails (page planning has reported why)."""
-        if not self.config.refgen_registry:
-            return None
-        try:
-            return analysis.analyse_registry(self.config.refgen_registry)
-        except Exception:
-            return None
-
     @staticmethod
     def _report_raising_properties(
         scenario: ScenarioDoc, entry_values: Iterable[values.EntryValues]
@@ -263,14 +339,6 @@ class ScenarioDirective(_GeneratedPageDirective):
                     item.location if item else scenario.location,
                 )
 
-    def _registry_objects(self) -> list[Any]:
-        if not self.config.refgen_registry:
-            return []
-        try:
-            return [discovery.resolve(self.config.refgen_registry)]
-        except Exception:
-            return []
-
 
 class CategoryDirective(_GeneratedPageDirective):
     """``.. refgen-category:: module``: the page of one category."""
@@ -280,12 +348,22 @@ class CategoryDirective(_GeneratedPageDirective):
         try:
             module = discovery.import_module(module_name)
             doc = analysis.analyse_module(module_name)
-            scenarios = [analysis.analyse_scenario(c) for c in discovery.scenario_classes(module)]
+            registry = _registry(self.config)
+            scenarios = [
+                analysis.analyse_scenario(c, registry) for c in discovery.scenario_classes(module)
+            ]
         except Exception as error:
             warn("analysis", f"cannot document module {module_name}: {error}", self.get_location())
             return []
-        self.depend_on(module)
-        return self.parse_lines(render.render_category(doc, scenarios), doc.location)
+        self.depend_on(module, *_registry_objects(self.config))
+        headlines = {}
+        for scenario in scenarios:
+            for path in scenario.source_files:
+                self.env.note_dependency(path)
+            found = values.headline(scenario)
+            if found is not None and found[1].available:
+                headlines[scenario.qualname] = found
+        return self.parse_lines(render.render_category(doc, scenarios, headlines), doc.location)
 
 
 class HelpersDirective(_GeneratedPageDirective):
@@ -376,8 +454,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     )
     app.add_node(pending_source_link)
     app.add_role(render.SOURCE_ROLE, SourceRole())
-    app.add_role(render.EQUATION_ROLE, EquationRole())
+    app.add_role(render.EQUATION_ROLE, CodeRole("refgen-equation"))
+    app.add_role(render.QUALNAME_ROLE, CodeRole("refgen-qualname"))
     app.add_role("scenario", ScenarioValueRole())
+    app.add_directive(render.TABLE_DIRECTIVE, TableDirective)
+    app.add_directive(render.FIELDS_DIRECTIVE, FieldsDirective)
     app.add_directive("refgen-scenario", ScenarioDirective)
     app.add_directive("refgen-category", CategoryDirective)
     app.add_directive("refgen-helpers", HelpersDirective)

@@ -139,3 +139,12 @@ def scenario_values(
 ) -> tuple[EntryValues, ...]:
     """The values of every registry entry of ``scenario``'s class."""
     return tuple(entry_values(scenario, entry, precision) for entry in scenario.registry_entries)
+
+
+def headline(scenario: ScenarioDoc, spec: str = INLINE_FORMAT) -> tuple[str, Value] | None:
+    """The headline attribute's value for the class's first registry entry."""
+    if scenario.headline is None or not scenario.registry_entries:
+        return None
+    entry = scenario.registry_entries[0]
+    instance = discovery.resolve(f"{entry.registry}.{entry.name}")
+    return entry.name, compute(scenario, instance, scenario.headline, spec)

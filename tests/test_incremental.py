@@ -137,7 +137,8 @@ def test_registry_input_change_updates_every_page_that_shows_it(travel: Scenario
     assert registry_hours(result) == "1.5"
     assert quoted_hours(result) == "1.5"
     assert "reference/travel.cost/Fare" in reread(result)  # Taxi lives in the same registry
-    assert "reference/travel.cost/index" not in reread(result)
+    category = read_html(result.outdir / "reference" / "travel.motion" / "index.html")
+    assert "hours = 1.5 (Commute)" in text(main(category).find("table"))
 
 
 def test_property_body_change_rereads_its_pages_only(travel: ScenarioProject) -> None:

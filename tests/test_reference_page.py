@@ -198,3 +198,20 @@ def test_multi_statement_body_points_at_its_helper(scenario_page: BeautifulSoup,
 def test_code_keeps_straight_quotes(scenario_page: BeautifulSoup) -> None:
     for code in main(scenario_page).find_all("code"):
         assert not set(code.get_text()) & set("‘’“”"), code.get_text()
+
+
+def test_category_page_lists_scenarios_with_headline_figures(site: BuildResult) -> None:
+    page = read_html(site.outdir / "reference" / "scenarios.training" / "index.html")
+    table = main(page).find("table")
+    assert [text(th) for th in table.find("thead").find_all("th")] == [
+        "Scenario",
+        "Summary",
+        "Headline figure",
+    ]
+    rows = {
+        text(cells[0]): [text(c) for c in cells[1:]]
+        for cells in (tr.find_all("td") for tr in table.find("tbody").find_all("tr"))
+    }
+    summary, headline = rows["UpdateWorkingSetScenario"]
+    assert summary.startswith("A full on-device update with Adam")
+    assert headline == "amplification = 9 (PhoneFullUpdateWorkingSet)"
