@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,13 +94,22 @@ def import_problem(
     return Problem("import", message, location, subject)
 
 
-def plan_site(modules: Iterable[str], registry: str | None, root: str, title: str) -> SitePlan:
-    """Import ``modules`` and lay out one page per category, class and helper module."""
+def plan_site(
+    modules: Iterable[str],
+    registry: str | None,
+    root: str,
+    title: str,
+    progress: Callable[[list[str]], Iterable[str]] = iter,
+) -> SitePlan:
+    """Import ``modules`` and lay out one page per category, class and helper module.
+
+    ``progress`` wraps the list of modules, so a caller can report each one.
+    """
     pages: list[Page] = []
     problems: list[Problem] = []
     scenarios = []
     index_entries: list[str] = []
-    for module_name in modules:
+    for module_name in progress(list(modules)):
         try:
             module = discovery.import_module(module_name)
         except Exception as error:  # any failure in user code must not stop the build

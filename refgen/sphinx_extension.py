@@ -21,6 +21,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
+from sphinx.util.display import status_iterator
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import make_refnode
 from sphinx.util.parsing import nested_parse_to_nodes
@@ -308,9 +309,7 @@ class ScenarioDirective(_GeneratedPageDirective):
         for problem in scenario.problems:
             warn_problem(problem)
         if scenario.docstring.examples and self._runs_examples():
-            outcome = run_examples(scenario.docstring.examples, scenario.qualname)
-            for failure in outcome.failures:
-                warn("example", failure.describe(with_location=False), failure.location)
+            queue_examples(self.env, scenario.qualname, scenario.docstring.examples)
         precision = config.refgen_value_precision
         entry_values = values.scenario_values(scenario, precision)
         self._report_raising_properties(scenario, entry_values)
@@ -418,11 +417,62 @@ class IndexDirective(_GeneratedPageDirective):
         return self.parse_lines(lines, location)
 
 
+# Examples are queued while pages are read (possibly in parallel workers) and run
+# once, in the main process, when reading is done: one progress bar, one run each.
+PENDING = "refgen_pending_examples"
+
+
+def _pending(env: Any) -> dict[str, list[tuple[str, ExampleBlock]]]:
+    if not hasattr(env, PENDING):
+        setattr(env, PENDING, {})
+    return getattr(env, PENDING)
+
+
+def queue_examples(env: Any, subject: str, block: ExampleBlock) -> None:
+    _pending(env).setdefault(env.docname, []).append((subject, block))
+
+
+def purge_examples(app: Sphinx, env: Any, docname: str) -> None:
+    _pending(env).pop(docname, None)
+
+
+def merge_examples(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
+    _pending(env).update(_pending(other))
+
+
+def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
+    """Run the examples of every page read in this build, with progress."""
+    queued = _pending(env)
+    jobs = [job for docname in sorted(queued) for job in queued[docname]]
+    queued.clear()
+    for subject, block in status_iterator(
+        jobs,
+        "[refgen] running examples... ",
+        "darkgreen",
+        len(jobs),
+        app.verbosity,
+        stringify_func=lambda job: job[0],
+    ):
+        for failure in run_examples(block, subject).failures:
+            warn("example", failure.describe(with_location=False), failure.location)
+    return []
+
+
 def generate_pages(app: Sphinx) -> None:
     """Plan the reference and write its stubs before Sphinx looks for sources."""
     config = app.config
+
+    def progress(modules: list[str]) -> Iterable[str]:
+        return status_iterator(
+            modules, "[refgen] reading scenario modules... ", "purple", len(modules), app.verbosity
+        )
+
     plan = plan_site(
-        config.refgen_modules, config.refgen_registry, config.refgen_root, config.refgen_title
+        config.refgen_modules,
+        config.refgen_registry,
+        config.refgen_root,
+        config.refgen_title,
+        progress,
     )
     for problem in plan.problems:
         warn_problem(problem)
@@ -466,6 +516,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-index", IndexDirective)
     app.add_post_transform(SourceLinks)
     app.connect("builder-inited", generate_pages)
+    app.connect("env-purge-doc", purge_examples)
+    app.connect("env-merge-info", merge_examples)
+    app.connect("env-updated", run_queued_examples)
     app.connect("builder-inited", add_static_path)
     app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -112,6 +112,13 @@ def test_correct_examples_build_cleanly(right: ScenarioProject) -> None:
     assert result.warnings == []
 
 
+def test_progress_is_reported_through_the_status_iterator(right: ScenarioProject) -> None:
+    lines = right.build("html").stdout.splitlines()
+    assert "[refgen] reading scenario modules... [100%] shapes.geometry" in lines
+    assert "[refgen] running examples... [ 50%] shapes.geometry.Circle" in lines
+    assert "[refgen] running examples... [100%] shapes.geometry.Square" in lines
+
+
 def test_wrong_example_is_a_warning_naming_class_file_and_line(wrong: ScenarioProject) -> None:
     result = wrong.build("html", "--keep-going")
     assert result.returncode == 0
