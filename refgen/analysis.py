@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
+import functools
 import inspect
 import re
 import sys
@@ -316,7 +317,21 @@ def _headline(docstring: Docstring, derived: Iterable[DerivedDoc]) -> str | None
 
 
 def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> ScenarioDoc:
-    """The full reference record of one scenario class."""
+    """The full reference record of one scenario class.
+
+    The class itself is analysed once per process (page planning, the page and
+    every quote of its values ask for it); a re-imported class is a new object
+    and is analysed afresh.
+    """
+    doc = _analyse_class(cls)
+    if registry is None:
+        return doc
+    entries = tuple(e for e in registry.entries if e.scenario == doc.qualname)
+    return dataclasses.replace(doc, registry_entries=entries)
+
+
+@functools.lru_cache(maxsize=4096)
+def _analyse_class(cls: type) -> ScenarioDoc:
     qualname = discovery.dotted_path(cls)
     own = class_sources(cls)[0] if class_sources(cls) else None
     location = own.location() if own else SourceLocation(f"<{cls.__module__}>", 0)
@@ -338,9 +353,6 @@ def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> Scenario
         docstring=docstring,
         inputs=inputs,
         derived=derived,
-        registry_entries=tuple(
-            e for e in (registry.entries if registry else ()) if e.scenario == qualname
-        ),
         problems=tuple(problems),
         headline=_headline(docstring, derived),
         source_files=_source_files(cls, derived),
