@@ -374,6 +374,19 @@ def render_entry(project: Project, scenario: ScenarioDoc, entry: RegistryEntryDo
     return lines
 
 
+def summary_and_notes(doc: Docstring) -> list[str]:
+    """The summary paragraph and the labelled Notes, wrapped for the terminal."""
+    lines: list[str] = []
+    if doc.summary:
+        lines += [*wrap(doc.summary, ""), ""]
+    if doc.notes:
+        lines.append("Notes")
+        for note in doc.notes:
+            lines += wrap(f"{note.label}: {note.text}" if note.label else note.text, "  ", "    ")
+        lines.append("")
+    return lines
+
+
 def render_class(scenario: ScenarioDoc) -> list[str]:
     doc = scenario.docstring
     lines = [
@@ -382,13 +395,7 @@ def render_class(scenario: ScenarioDoc) -> list[str]:
         f"  category: {scenario.category}",
         "",
     ]
-    if doc.summary:
-        lines += [*wrap(doc.summary, ""), ""]
-    if doc.notes:
-        lines.append("Notes")
-        for note in doc.notes:
-            lines += wrap(f"{note.label}: {note.text}" if note.label else note.text, "  ", "    ")
-        lines.append("")
+    lines += summary_and_notes(doc)
     lines.append("Inputs")
     for item in scenario.inputs:
         default = f" = {item.default}" if item.default is not None else " (required)"
@@ -488,13 +495,7 @@ def render_helper(helper: HelperDoc) -> list[str]:
         f"  defined at {where(helper.location)}",
         "",
     ]
-    if doc.summary:
-        lines += [*wrap(doc.summary, ""), ""]
-    if doc.notes:
-        lines.append("Notes")
-        for note in doc.notes:
-            lines += wrap(f"{note.label}: {note.text}" if note.label else note.text, "  ", "    ")
-        lines.append("")
+    lines += summary_and_notes(doc)
     if helper.steps:
         lines.append("Steps")
         for step in helper.steps:
