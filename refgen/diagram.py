@@ -113,7 +113,7 @@ def _edge(source: tuple[float, ...], target: tuple[float, ...]) -> str:
     return (
         f'<path class="refgen-edge" d="M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} '
         f'{x2 - bend:.1f},{y2:.1f} {x2:.1f},{y2:.1f}" fill="none" stroke="currentColor" '
-        f'stroke-opacity="0.35"/>'
+        f'stroke-opacity="0.55"/>'
     )
 
 

@@ -17,7 +17,19 @@ from typing import Any
 
 
 def import_module(name: str) -> ModuleType:
-    return importlib.import_module(name)
+    """Import ``name`` and make sure its parent packages imported too.
+
+    After a package's ``__init__`` fails, submodules it imported stay in
+    ``sys.modules`` and a second import of them "succeeds" with no parent;
+    importing the parents again raises the original error instead.
+    """
+    module = importlib.import_module(name)
+    parts = name.split(".")
+    for depth in range(1, len(parts)):
+        parent = ".".join(parts[:depth])
+        if parent not in sys.modules:
+            importlib.import_module(parent)
+    return module
 
 
 def resolve(dotted: str) -> Any:

@@ -9,7 +9,6 @@ only when their text changes, and stubs of removed classes are deleted.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -34,18 +33,25 @@ class SitePlan:
     pages: tuple[Page, ...]
     problems: tuple[Problem, ...]
     scenario_count: int = 0
+    registry_failed: bool = False
+    """The registry could not be imported (a problem says why)."""
 
 
 def stub(directive: str, argument: str) -> str:
     return f"{GENERATED_MARK}\n\n.. {directive}:: {argument}\n"
 
 
-def _module_file(module_name: str) -> str | None:
+def _inside_function(path: str, line: int) -> bool:
+    """Whether ``line`` of ``path`` lies in the body of a function."""
     try:
-        spec = importlib.util.find_spec(module_name)
-    except Exception:  # the parent package itself may fail to import
-        return None
-    return str(Path(spec.origin).resolve()) if spec and spec.origin else None
+        tree = read_module_source(path).tree
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return True
+    return any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        and node.lineno < line <= (node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+    )
 
 
 def _statement_name(path: str, line: int) -> str | None:
@@ -65,7 +71,7 @@ def _statement_name(path: str, line: int) -> str | None:
 
 
 def import_problem(
-    module_name: str, error: BaseException, what: str = "scenario module"
+    module_name: str, error: BaseException, what: str = "scenario module", scope: str = ""
 ) -> Problem:
     """Describe a failed import at the failing statement of the module itself.
 
@@ -78,16 +84,19 @@ def import_problem(
             "import", f"cannot import {what} {module_name!r}: {error}", location, module_name
         )
     frames = [f for f in traceback.extract_tb(error.__traceback__) if "importlib" not in f.filename]
-    own_file = _module_file(module_name)
-    own = [f for f in frames if own_file and str(Path(f.filename).resolve()) == own_file]
-    frame = own[-1] if own else (frames[-1] if frames else None)
+    # The deepest statement run at import time (module or class body, not inside a
+    # function): the registry entry or import that failed, not the validation code
+    # deep below it.
+    import_time = [f for f in frames if not _inside_function(f.filename, f.lineno or 0)]
+    candidates = import_time or frames
+    frame = candidates[-1] if candidates else None
     location = SourceLocation(frame.filename, frame.lineno or 1) if frame else None
     subject = module_name
     detail = f"{type(error).__name__}: {error}"
     if frame is not None:
         name = _statement_name(frame.filename, frame.lineno or 1)
         if name:
-            subject = f"{module_name}.{name}"
+            subject = f"{scope or module_name}.{name}"
         if frames and frames[-1] is not frame:
             detail += f" (raised at {frames[-1].filename}:{frames[-1].lineno})"
     message = f"cannot import {what} {module_name!r}: {detail}"
@@ -139,11 +148,13 @@ def plan_site(
     for helper_module in analysis.helper_modules(scenarios):
         index_entries.append(f"helpers/{helper_module}")
         pages.append(Page(f"{root}/helpers/{helper_module}", stub("refgen-helpers", helper_module)))
-    if registry and _registry_usable(registry, scenarios, problems):
+    registry_usable = bool(registry) and _registry_usable(registry, scenarios, problems)
+    if registry_usable:
         index_entries.append("registry")
-        pages.append(Page(f"{root}/registry", stub("refgen-registry", registry)))
+        pages.append(Page(f"{root}/registry", stub("refgen-registry", str(registry))))
     pages.append(Page(f"{root}/index", stub("refgen-index", title) + _index_body(index_entries)))
-    return SitePlan(tuple(pages), tuple(problems), len(scenarios))
+    registry_failed = bool(registry) and not registry_usable
+    return SitePlan(tuple(pages), tuple(dict.fromkeys(problems)), len(scenarios), registry_failed)
 
 
 def _registry_usable(registry: str, scenarios: list, problems: list[Problem]) -> bool:
@@ -152,7 +163,7 @@ def _registry_usable(registry: str, scenarios: list, problems: list[Problem]) ->
     try:
         doc = analysis.analyse_registry(registry)
     except Exception as error:  # a failing entry must not take the site down
-        problems.append(import_problem(module_name, error, what="registry module"))
+        problems.append(import_problem(module_name, error, "registry module", scope=registry))
         return False
     documented = {s.qualname for s in scenarios}
     for entry in doc.entries:

@@ -34,7 +34,7 @@ CONSTRUCTION_NOTE = (
     "Each input below gives the type it is annotated with and its declared default."
 )
 EXAMPLES_INTRO = (
-    "The registry entry {entries} supplies the inputs. "
+    "{entries} {verb} the inputs. "
     "The figures are what the model computes from them, not measurements."
 )
 IMPLEMENTATION_INTRO = (
@@ -165,10 +165,13 @@ def render_notes(doc: Docstring, targets: Mapping[str, str]) -> list[str]:
 
 
 def _examples_intro(scenario: ScenarioDoc) -> str:
-    entries = ", ".join(
-        f":py:attr:`{e.name} <{e.registry}.{e.name}>`" for e in scenario.registry_entries
-    )
-    return EXAMPLES_INTRO.format(entries=entries) if entries else ""
+    links = [f":py:attr:`{e.name} <{e.registry}.{e.name}>`" for e in scenario.registry_entries]
+    entries = ", ".join(links[:-1]) + f" and {links[-1]}" if len(links) > 1 else "".join(links)
+    if not entries:
+        return ""
+    if len(scenario.registry_entries) == 1:
+        return EXAMPLES_INTRO.format(entries=f"The registry entry {entries}", verb="supplies")
+    return EXAMPLES_INTRO.format(entries=f"The registry entries {entries}", verb="supply")
 
 
 def render_references(doc: Docstring) -> list[str]:

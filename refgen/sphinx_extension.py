@@ -194,6 +194,8 @@ class ScenarioValueRole(SphinxRole):
                 self.get_location(),
             )
             return fallback, []
+        if BUILD_STATE["registry_failed"]:
+            return fallback, []
         try:
             instance = discovery.resolve(f"{registry}.{entry}")
             scenario = analysis.analyse_scenario(type(instance))
@@ -417,6 +419,9 @@ class IndexDirective(_GeneratedPageDirective):
         return self.parse_lines(lines, location)
 
 
+BUILD_STATE: dict[str, bool] = {"registry_failed": False}
+"""Facts page planning learnt, for the directives and roles of the same build."""
+
 # Examples are queued while pages are read (possibly in parallel workers) and run
 # once, in the main process, when reading is done: one progress bar, one run each.
 PENDING = "refgen_pending_examples"
@@ -445,6 +450,9 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
     queued = _pending(env)
     jobs = [job for docname in sorted(queued) for job in queued[docname]]
     queued.clear()
+    if BUILD_STATE["registry_failed"] and jobs:
+        logger.info("[refgen] examples not run: the registry could not be imported")
+        return []
     for subject, block in status_iterator(
         jobs,
         "[refgen] running examples... ",
@@ -476,6 +484,9 @@ def generate_pages(app: Sphinx) -> None:
     )
     for problem in plan.problems:
         warn_problem(problem)
+    # Quotes and examples need the registry; when it cannot be imported that is
+    # reported once above, instead of once per quote and per example.
+    BUILD_STATE["registry_failed"] = plan.registry_failed
     written = write_plan(plan, Path(app.srcdir), config.refgen_root)
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",

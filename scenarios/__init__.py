@@ -3,9 +3,22 @@
 Scenario classes live in one module per category (:mod:`scenarios.training`,
 ...), the accounting rules they share in :mod:`scenarios.physics`, and the
 named instances in :class:`scenarios.Scenarios`.
+
+The registry is imported on first use of ``scenarios.Scenarios``, so importing
+a category module does not construct every registry entry: a bad entry then
+breaks the registry alone, not the classes it instantiates.
 """
 
-from scenarios.registry import Scenarios
+from typing import Any
+
 from scenarios.units import Quantity, ureg
 
 __all__ = ["Quantity", "Scenarios", "ureg"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Scenarios":
+        from scenarios.registry import Scenarios
+
+        return Scenarios
+    raise AttributeError(f"module 'scenarios' has no attribute {name!r}")

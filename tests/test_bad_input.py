@@ -162,11 +162,18 @@ def test_registry_entry_failing_validation(tmp_path: Path) -> None:
     project = write_scenario_project(
         tmp_path, "broken", {"good": GOOD, "registry": REGISTRY}, registry="registry.Named"
     )
+    (project.docs / "quotes.rst").write_text("Quotes\n======\n\n:scenario:`Fine.twice`\n")
+    index = project.docs / "index.rst"
+    index.write_text(index.read_text() + "   quotes\n")
     result = project.build("html", "--keep-going")
     assert result.returncode == 0, result.stderr
+    # Reported once, not again for every quote and example that needs the registry.
+    assert [w for w in result.warnings if "[refgen." in w and "docstring" not in w] == [
+        w for w in result.warnings if "cannot import registry module" in w
+    ]
     path = project.module_path("registry")
     warning = only(result.warnings, f"{path}:{line_of(path, 'Negative =')}: WARNING:")
-    assert "broken.registry.Negative" in warning
+    assert "broken.registry.Named.Negative: cannot import registry module" in warning
     assert "Good.size: must not be negative, got -1.0" in warning
     good = project.module_path("good")
     assert f"raised at {good}:{line_of(good, 'raise ValueError')}" in warning

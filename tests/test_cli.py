@@ -399,7 +399,9 @@ def test_export_matches_the_schema_and_is_deterministic(runs, tmp_module: Path) 
 def test_no_command_imports_sphinx_or_docutils(runs, command: str) -> None:
     run = runs[command]
     assert "refgen.cli" in run.modules  # the import log was read
-    assert "scenarios.training" in run.modules
+    # The scenario code was loaded (a failed lookup can hide a package from the log,
+    # so check a module every scenario module imports).
+    assert "scenarios.units" in run.modules
     assert not {m for m in run.modules if m.split(".")[0] in HEAVY}
 
 

@@ -29,7 +29,17 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_code_is_ruff_clean() -> None:
     for command in (["check"], ["format", "--check"]):
         result = subprocess.run(
-            [sys.executable, "-m", "ruff", *command, "refgen", "scenarios", "tests", "docs", "bench"],
+            [
+                sys.executable,
+                "-m",
+                "ruff",
+                *command,
+                "refgen",
+                "scenarios",
+                "tests",
+                "docs",
+                "bench",
+            ],
             capture_output=True,
             text=True,
             cwd=REPO,

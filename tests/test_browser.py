@@ -1,0 +1,284 @@
+"""The site as a reader meets it: the built pages in headless Chromium.
+
+The site is built as the README builds it, served from 127.0.0.1 by a local
+http.server, and opened in Debian's Chromium through Playwright. Every request
+to another host is blocked and fails the test: the site must need no network.
+Without /usr/bin/chromium or the playwright package the browser tests skip;
+the accessibility check over every page on disk still runs.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+from refgen.testing import BuildResult
+from tests.conftest import REPO
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+ARTIFACTS = REPO / "test-artifacts"
+SCENARIO_PAGE = "reference/scenarios.training/UpdateWorkingSetScenario.html"
+STEP_FLOOR = "scenarios.training.UpdateWorkingSetScenario.step_floor"
+SECTIONS = [
+    "Notes",
+    "References",
+    "Examples",
+    "Attributes",
+    "Data flow",
+    "Registry values",
+    "Inputs",
+    "Derived attributes",
+]
+DESKTOP = {"width": 1280, "height": 900}
+NARROW = {"width": 390, "height": 844}
+
+
+# Accessibility basics, one rule set for pages on disk and pages in the browser.
+
+
+def accessibility_problems(html: str) -> list[str]:
+    """What a page gets wrong of the basics: one h1, table headers, image text.
+
+    Inline SVG is checked in the content area (``article[role=main]``), where
+    the markup is ours and refgen's; the theme's decorative icons sit in
+    controls that carry their own labels.
+    """
+    page = BeautifulSoup(html, "html.parser")
+    problems = []
+    h1_count = len(page.find_all("h1"))
+    if h1_count != 1:
+        problems.append(f"{h1_count} h1 elements, not one")
+    for table in page.find_all("table"):
+        if table.find("th") is None:
+            problems.append(f"table without header cells: {_describe(table)}")
+    for img in page.find_all("img"):
+        if not (img.get("alt") or "").strip():
+            problems.append(f"img without alt text: {img.get('src')}")
+    content = page.select_one("article[role=main]") or page
+    for svg in content.find_all("svg"):
+        if svg.find_parent("svg") is not None:
+            continue
+        title = svg.find("title", recursive=False)
+        label = (svg.get("aria-label") or "").strip() or (title.get_text().strip() if title else "")
+        if svg.get("role") != "img" or not label:
+            problems.append(f"svg without role=img and a label: {_describe(svg)}")
+    return problems
+
+
+def _describe(node: Any) -> str:
+    return f"<{node.name} id={node.get('id')!r} class={node.get('class')!r}>"
+
+
+def test_every_built_page_meets_the_accessibility_basics(site: BuildResult) -> None:
+    assert site.returncode == 0, site.stderr
+    pages = sorted(site.outdir.rglob("*.html"))
+    assert len(pages) > 20
+    found = {
+        page.relative_to(site.outdir).as_posix(): problems
+        for page in pages
+        if (problems := accessibility_problems(page.read_text(encoding="utf-8")))
+    }
+    assert not found
+
+
+# The browser.
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    if not CHROMIUM.is_file():
+        pytest.skip(
+            f"Debian chromium not found at {CHROMIUM}: run `apt-get install -y chromium` "
+            "(and fonts-dejavu-core)"
+        )
+    sync_api = pytest.importorskip(
+        "playwright.sync_api",
+        reason="the playwright package is not installed: run `pip install -e '.[test]'`",
+    )
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(site: BuildResult) -> Iterator[str]:
+    """The built site, served on an ephemeral port of 127.0.0.1 until the module ends."""
+    assert site.returncode == 0, site.stderr
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), partial(_QuietHandler, directory=str(site.outdir))
+    )
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+class Reader:
+    """One browser tab on the local site, recording what must not happen.
+
+    Requests to any host but 127.0.0.1 are aborted and listed in ``offsite``;
+    console errors and uncaught exceptions go to ``errors``; every page opened
+    is checked for the accessibility basics, its problems kept in ``problems``.
+    """
+
+    def __init__(self, browser: Any, base_url: str, viewport: dict[str, int]) -> None:
+        self.base_url = base_url
+        self.offsite: list[str] = []
+        self.errors: list[str] = []
+        self.problems: dict[str, list[str]] = {}
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.page.route("**/*", self._route)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(f"{self.page.url}: {error}"))
+
+    def _route(self, route: Any) -> None:
+        url = urlsplit(route.request.url)
+        if url.scheme in ("data", "blob") or url.hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.offsite.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(f"{self.page.url}: {message.text}")
+
+    def open(self, path: str) -> Any:
+        self.page.goto(self.base_url + path, wait_until="load")
+        if self.page.locator("div.highlight pre").count():
+            # sphinx-copybutton adds its buttons once its clipboard script has
+            # loaded; check the page as the reader gets it, buttons included.
+            self.page.locator("button.copybtn").first.wait_for(state="attached")
+        self.check_page()
+        return self.page
+
+    def check_page(self) -> None:
+        """The accessibility basics on the page as the browser holds it now."""
+        problems = accessibility_problems(self.page.content())
+        if problems:
+            self.problems[self.page.url] = problems
+
+    def assert_clean(self) -> None:
+        assert not self.offsite, f"the site asked for the network: {self.offsite}"
+        assert not self.errors, f"console errors: {self.errors}"
+        assert not self.problems, f"accessibility problems: {self.problems}"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def reader(chromium: Any, base_url: str) -> Iterator[Reader]:
+    tab = Reader(chromium, base_url, DESKTOP)
+    yield tab
+    tab.close()
+
+
+def test_requests_off_the_machine_are_caught(reader: Reader) -> None:
+    """The guard itself: a request to another host is aborted and recorded."""
+    page = reader.open("index.html")
+    outcome = page.evaluate(
+        "() => fetch('http://offsite.invalid/x.js').then(() => 'loaded', () => 'blocked')"
+    )
+    assert outcome == "blocked"
+    assert reader.offsite == ["http://offsite.invalid/x.js"]
+
+
+def test_scenario_page_shows_its_sections_and_renders_its_math(reader: Reader) -> None:
+    from playwright.sync_api import expect
+
+    page = reader.open(SCENARIO_PAGE)
+    expect(page.locator("article h1")).to_have_text(re.compile(r"^UpdateWorkingSetScenario"))
+    for title in SECTIONS:
+        heading = page.locator("article h2").filter(has_text=re.compile(rf"^\s*{title}\W*$"))
+        expect(heading).to_have_count(1)
+        expect(heading).to_be_visible()
+
+    math = page.locator(".refgen-math math").first
+    box = math.bounding_box()
+    assert box is not None and box["width"] > 0 and box["height"] > 0
+
+    fraction = page.locator(".refgen-math mfrac").first
+    fraction.scroll_into_view_if_needed()
+    height = fraction.bounding_box()["height"]
+    line = fraction.evaluate(
+        """fraction => {
+            const block = fraction.closest('.refgen-math');
+            const style = getComputedStyle(block);
+            const line = parseFloat(style.lineHeight);
+            return Number.isNaN(line) ? 1.2 * parseFloat(style.fontSize) : line;
+        }"""
+    )
+    # Laid out as MathML, numerator stands over denominator; as plain text it
+    # would be one line high.
+    assert height > line, f"fraction is {height}px high, a line is {line}px"
+    reader.assert_clean()
+
+
+def test_search_finds_the_scenario_page(reader: Reader) -> None:
+    page = reader.open("search.html?q=amplification")
+    hit = page.locator(f'#search-results a[href*="{SCENARIO_PAGE}"]').first
+    hit.wait_for(state="visible", timeout=15_000)
+    reader.check_page()
+    reader.assert_clean()
+
+
+def test_cross_reference_lands_on_the_attribute(reader: Reader) -> None:
+    from playwright.sync_api import expect
+
+    page = reader.open("live-values.html")
+    page.locator(f'article a[href$="#{STEP_FLOOR}"]').first.click()
+    page.wait_for_url(f"**/{SCENARIO_PAGE}#{STEP_FLOOR}")
+    reader.check_page()
+    assert urlsplit(page.url).fragment == STEP_FLOOR
+    expect(page.locator(f'[id="{STEP_FLOOR}"]')).to_be_in_viewport()
+    reader.assert_clean()
+
+
+@pytest.mark.parametrize("name, viewport", [("desktop", DESKTOP), ("narrow", NARROW)])
+def test_screenshot_of_the_scenario_page(
+    chromium: Any, base_url: str, name: str, viewport: dict[str, int]
+) -> None:
+    tab = Reader(chromium, base_url, viewport)
+    try:
+        page = tab.open(SCENARIO_PAGE)
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"UpdateWorkingSetScenario-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000
+        # Nothing but the wide tables and the diagram, which scroll in their
+        # own boxes, may push the page sideways.
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {viewport}"
+        tab.assert_clean()
+    finally:
+        tab.close()
