@@ -15,6 +15,7 @@ import functools
 import inspect
 import re
 import sys
+import traceback
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from refgen.members import (
     ClassSource,
     DeclaredProperty,
     class_sources,
+    clear_member_caches,
     declared_inputs,
     declared_properties,
 )
@@ -48,6 +50,7 @@ from refgen.source import (
     AssignmentSource,
     ModuleSource,
     class_assignments,
+    clear_source_caches,
     docstring_node,
     find_class,
     find_function,
@@ -58,10 +61,7 @@ from refgen.source import (
 
 def _summary(text: str | None) -> str:
     """The first paragraph of an attribute docstring, on one line."""
-    if not text:
-        return ""
-    paragraph = inspect.cleandoc(text).split("\n\n")[0]
-    return " ".join(paragraph.split())
+    return parse_docstring(text, "", 1).summary if text else ""
 
 
 def _module_source(obj: Any) -> ModuleSource:
@@ -110,12 +110,21 @@ def _input_docs(cls: type) -> tuple[InputDoc, ...]:
 
 
 def _helper_paths(function: Any, calls: Iterable[str]) -> tuple[str, ...]:
-    """Dotted paths of the called names that resolve to Python functions."""
+    """Dotted paths of the called names that are module-level functions of the project.
+
+    Calls into the standard library or other packages (``statistics.fmean``)
+    and methods are not helpers: they get no page of their own.
+    """
     namespace = getattr(function, "__globals__", {})
+    project = str(namespace.get("__name__", "")).partition(".")[0]
     paths = []
     for call in calls:
         target = discovery.resolve_in_globals(namespace, call)
-        if inspect.isfunction(target):
+        if (
+            inspect.isfunction(target)
+            and "." not in target.__qualname__
+            and target.__module__.partition(".")[0] == project
+        ):
             paths.append(discovery.dotted_path(target))
     return tuple(paths)
 
@@ -179,6 +188,60 @@ def _with_data_flow(
         tuple(dataclasses.replace(i, feeds=feeds(i.name)) for i in inputs),
         tuple(dataclasses.replace(d, feeds=feeds(d.name)) for d in derived),
     )
+
+
+def clear_caches() -> None:
+    """Forget every analysed class, parsed file and registry.
+
+    Called at the start of each build, so a long-running process that re-imports
+    edited modules never mixes an old analysis with new source.
+    """
+    _analyse_class.cache_clear()
+    _REGISTRIES.clear()
+    clear_member_caches()
+    clear_source_caches()
+
+
+def registry_files(registry_path: str) -> tuple[str, ...]:
+    """Files an edit to which can change the registry's entries.
+
+    The modules along the dotted path, the module that defines the registry and
+    the project modules it imports. When the registry cannot be imported, the
+    project files its traceback runs through, so that fixing any of them
+    brings the pages back.
+    """
+    parts = registry_path.split(".")
+    files = {discovery.module_file(".".join(parts[:i])) for i in range(1, len(parts))}
+    try:
+        registry = discovery.resolve(registry_path)
+    except Exception as error:
+        frames = traceback.extract_tb(error.__traceback__)
+        files |= {str(Path(f.filename).resolve()) for f in frames if Path(f.filename).is_file()}
+        top = parts[0]
+        return tuple(sorted(f for f in files if f and _in_package(top, f)))
+    defining = discovery.source_file(registry) if inspect.isclass(registry) else None
+    files.add(defining)
+    module = sys.modules.get(getattr(registry, "__module__", ""))
+    # The modules defining the entries' classes are left out: each class page
+    # depends on its own module, and an edit there must not re-read the others.
+    scenario_modules = {type(value).__module__ for _, value in discovery.registry_items(registry)}
+    if defining and module is not None:
+        source = read_module_source(defining)
+        for name in imported_modules(source, module.__package__):
+            if name not in scenario_modules:
+                files.add(getattr(sys.modules.get(name), "__file__", None))
+    top = parts[0]
+    return tuple(sorted(str(Path(f).resolve()) for f in files if f and _in_package(top, f)))
+
+
+def _in_package(top: str, path: str) -> bool:
+    """Whether ``path`` lies in the top-level package ``top`` (or is that module)."""
+    root_file = discovery.module_file(top)
+    if root_file is None:
+        return False
+    root = Path(root_file)
+    root = root.parent if root.name == "__init__.py" else root
+    return Path(path) == root or root in Path(path).resolve().parents
 
 
 def analyse_registry(registry_path: str) -> RegistryDoc:
@@ -395,6 +458,18 @@ def helper_modules(scenarios: Iterable[ScenarioDoc]) -> list[str]:
         targets = [r.target for r in scenario.docstring.implementation_references]
         targets += [h for d in scenario.derived for h in d.equation.helpers]
         for target in targets:
-            if target:
-                modules.setdefault(target.rpartition(".")[0])
+            module = _defining_module(target) if target else None
+            if module:
+                modules.setdefault(module)
     return list(modules)
+
+
+def _defining_module(dotted: str) -> str | None:
+    """The module that defines the function ``dotted`` names (not a class or method)."""
+    try:
+        target = discovery.resolve(dotted)
+    except Exception:
+        return None
+    if inspect.isfunction(target) and "." not in target.__qualname__:
+        return str(target.__module__)
+    return None

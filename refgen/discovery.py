@@ -7,7 +7,9 @@ object names. This is the only stage that imports user code.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 import inspect
 import sys
 from collections.abc import Iterator, Mapping
@@ -39,7 +41,13 @@ def resolve(dotted: str) -> Any:
         module_name = ".".join(parts[:split])
         try:
             obj: Any = importlib.import_module(module_name)
-        except ImportError:
+        except ModuleNotFoundError as error:
+            # Only the path itself being no module means "try a shorter one";
+            # a failed import inside the module is the user's error to see.
+            if error.name is None or not (
+                module_name == error.name or module_name.startswith(f"{error.name}.")
+            ):
+                raise
             continue
         for attribute in parts[split:]:
             obj = getattr(obj, attribute)
@@ -58,13 +66,19 @@ def is_scenario_class(obj: Any, module: ModuleType) -> bool:
     if obj.__name__.startswith("_"):
         return False
     has_inputs = bool(inspect.get_annotations(obj))
-    has_properties = any(isinstance(v, property) for v in vars(obj).values())
+    has_properties = any(
+        isinstance(v, property | functools.cached_property) for v in vars(obj).values()
+    )
     return has_inputs or has_properties
 
 
 def scenario_classes(module: ModuleType) -> list[type]:
-    """The scenario classes of ``module`` in definition order."""
-    return [obj for obj in vars(module).values() if is_scenario_class(obj, module)]
+    """The scenario classes of ``module`` in definition order (aliases skipped)."""
+    return [
+        obj
+        for name, obj in vars(module).items()
+        if is_scenario_class(obj, module) and name == obj.__name__
+    ]
 
 
 def public_functions(module: ModuleType) -> list[Any]:
@@ -74,6 +88,7 @@ def public_functions(module: ModuleType) -> list[Any]:
         for name, obj in vars(module).items()
         if inspect.isfunction(obj)
         and obj.__module__ == module.__name__
+        and name == obj.__name__
         and not name.startswith("_")
     ]
 
@@ -101,6 +116,19 @@ def resolve_in_globals(namespace: Mapping[str, Any], dotted: str) -> Any | None:
         if obj is None:
             return None
     return obj
+
+
+def module_file(module_name: str) -> str | None:
+    """The file of a module, found without executing it when not yet imported."""
+    module = sys.modules.get(module_name)
+    path = getattr(module, "__file__", None)
+    if path is None:
+        try:
+            spec = importlib.util.find_spec(module_name)
+        except (ImportError, ValueError):
+            return None
+        path = spec.origin if spec is not None and spec.has_location else None
+    return str(Path(path).resolve()) if path else None
 
 
 def source_file(obj: Any) -> str | None:

@@ -34,7 +34,7 @@ _NOTE_LABEL = re.compile(r"^([A-Z][A-Za-z /-]{0,40}):(?:\s+(.*))?$")
 _BULLET = re.compile(r"^[-*]\s+(.*)$")
 _DOTTED_PATH = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _XREF = re.compile(r"^:(?:py:)?(?:func|class|meth|attr|obj|mod):`~?([^`<>]+)`$")
-_PARAMETER_HEAD = re.compile(r"^([\w*]+)\s*(?::\s*(.*))?$")
+_PARAMETER_HEAD = re.compile(r"^([\w*]+(?:\s*,\s*[\w*]+)*)\s*(?::\s*(.*))?$")
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def _parse_notes(lines: list[str]) -> tuple[NoteEntry, ...]:
     entries: list[tuple[str, list[str]]] = []
     for line in lines:
         match = _NOTE_LABEL.match(line)
-        if match and not line.startswith(" "):
+        if match and match.group(1) in NOTE_LABELS:
             entries.append((match.group(1), [match.group(2) or ""]))
         elif entries:
             entries[-1][1].append(line)
@@ -218,6 +218,9 @@ def _parse_parameters(
         if line.startswith(" "):
             if entries:
                 entries[-1][2].append(line)
+            continue
+        if section.title == "Returns" and ":" not in line:
+            entries.append(("", line.strip(), []))  # numpydoc allows a bare return type
             continue
         head = _PARAMETER_HEAD.match(line.strip())
         if head is None:

@@ -27,6 +27,7 @@ from refgen.source import (
     class_fields,
     class_properties,
     find_class,
+    is_class_variable,
     read_module_source,
 )
 
@@ -88,6 +89,10 @@ def _class_source(cls: type) -> ClassSource:
     return ClassSource(cls, module if node else None, node)
 
 
+def clear_member_caches() -> None:
+    _class_source.cache_clear()
+
+
 def class_sources(cls: type) -> list[ClassSource]:
     """The user-defined classes of ``cls.__mro__``, most derived first."""
     return [_class_source(klass) for klass in cls.__mro__ if not _is_framework(klass)]
@@ -105,7 +110,7 @@ def _input_names(cls: type) -> list[str]:
     names: dict[str, None] = {}
     for klass in reversed(class_sources(cls)):
         for name, annotation in inspect.get_annotations(klass.cls).items():
-            if not name.startswith("_") and "ClassVar" not in str(annotation):
+            if not name.startswith("_") and not is_class_variable(annotation):
                 names.setdefault(name)
     return list(names)
 

@@ -58,7 +58,7 @@ def _statement_name(path: str, line: int) -> str | None:
     """The name assigned by the statement of ``path`` that spans ``line``."""
     try:
         tree = read_module_source(path).tree
-    except (OSError, SyntaxError):
+    except (OSError, SyntaxError, UnicodeDecodeError):
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.lineno <= line <= (
@@ -83,7 +83,11 @@ def import_problem(
         return Problem(
             "import", f"cannot import {what} {module_name!r}: {error}", location, module_name
         )
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if "importlib" not in f.filename]
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if not f.filename.startswith("<frozen importlib")
+    ]
     # The deepest statement run at import time (module or class body, not inside a
     # function): the registry entry or import that failed, not the validation code
     # deep below it.

@@ -50,7 +50,7 @@ BODY_EQUATION_NO_HELPER = (
 )
 
 _INLINE_MARKUP = re.compile(r"(``.+?``|`[^`]*`_{0,2}|:[\w:+-]+:`[^`]*`)")
-_WORD = r"(?<![\w.`]){name}(?![\w`])"
+_WORD = r"(?<![\w.`*/<|]){name}(?![\w`*>|])"
 
 
 def heading(text: str, underline: str) -> list[str]:
@@ -206,7 +206,7 @@ def _attribute_table(scenario: ScenarioDoc) -> list[str]:
 def _signature(scenario: ScenarioDoc) -> str:
     parts = []
     for item in scenario.inputs:
-        default = f"={item.default}" if item.default is not None else ""
+        default = f"={' '.join(item.default.split())}" if item.default is not None else ""
         parts.append(f"{item.name}{default}")
     return f"{scenario.name}(*, {', '.join(parts)})" if parts else scenario.name
 
@@ -218,20 +218,28 @@ def _code_field(label: str, code: str, role: str | None = None) -> list[tuple[st
 
 
 def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, str]) -> list[str]:
-    default = inline_code(item.default)[0] if item.default is not None else "required"
     lines = heading(item.name, "^")
     lines += [f".. py:attribute:: {scenario.name}.{item.name}", ""]
     if item.description:
         lines += indent([link_names(item.description, targets), ""])
+    code = {"Type": item.annotation}
+    if item.default is not None:
+        code["Declared default"] = item.default
+    inline = {label: _code_field(label, text) for label, text in code.items()}
     items = [
-        *_code_field("Type", item.annotation),
-        ("Declared default", default),
+        *inline["Type"],
+        *(
+            inline["Declared default"]
+            if item.default is not None
+            else [("Declared default", "required")]
+        ),
         *_flow_items(scenario, (), item.feeds),
         *_inherited_items(item.inherited_from, item.name),
     ]
     lines += indent(fields(items))
-    if not _code_field("Type", item.annotation):
-        lines += indent(field("Type", inline_code(item.annotation)))
+    for label, text in code.items():
+        if not inline[label]:  # code that needs a block of its own
+            lines += indent(field(label, inline_code(text)))
     return [*lines, ""]
 
 
@@ -272,13 +280,9 @@ def math_block(expression: str, target: str = "") -> list[str]:
     return raw_html(mathml, "refgen-math")
 
 
-def render_equation(equation: Equation) -> list[str]:
-    if equation.expression is not None:
-        return inline_code(equation.expression, EQUATION_ROLE) + math_block(equation.expression)
-    if equation.helpers:
-        helpers = " and ".join(f":py:func:`~{h}`" for h in equation.helpers)
-        return [BODY_EQUATION.format(helpers=helpers)]
-    return [BODY_EQUATION_NO_HELPER.format(reason=equation.reason)]
+def render_expression_block(expression: str) -> list[str]:
+    """An expression that needs a code block, with its MathML after it."""
+    return inline_code(expression, EQUATION_ROLE) + math_block(expression)
 
 
 def _equation_items(equation: Equation) -> list[tuple[str, str] | tuple[str, str, str]]:
@@ -313,7 +317,7 @@ def render_derived(
     ]
     lines += indent(fields(items))
     if not equation:
-        lines += indent(field("Equation", render_equation(item.equation)))
+        lines += indent(field("Equation", render_expression_block(item.equation.expression or "")))
     return [*lines, ""]
 
 
@@ -462,7 +466,12 @@ def _parameter_fields(kind: str, entries: Iterable[ParameterEntry]) -> list[str]
 def _returns_field(entries: tuple[ParameterEntry, ...]) -> list[str]:
     if not entries:
         return []
-    items = [f"- **{e.name}** (``{e.type}``) -- {e.description}" for e in entries]
+    items = [
+        f"- **{e.name}** (``{e.type}``) -- {e.description}"
+        if e.name
+        else f"- ``{e.type}`` -- {e.description}"
+        for e in entries
+    ]
     return field("returns", ["", *items]) if len(items) > 1 else field("returns", [items[0][2:]])
 
 
@@ -477,7 +486,11 @@ def _helper_steps(helper: HelperDoc) -> list[str]:
     for step in helper.steps:
         code = f"{step.target} = {step.expression}" if step.target else f"return {step.expression}"
         math = math_block(step.expression, step.target) if step.target else []
-        lines += [f"- :{EQUATION_ROLE}:`{code}`", *indent(math, "  "), ""]
+        shown = inline_code(" ".join(code.split()), EQUATION_ROLE)
+        if len(shown) == 1:
+            lines += ["- " + shown[0], *indent(math, "  "), ""]
+        else:  # code inline markup cannot hold (backquotes, backslashes)
+            lines += ["- Step:", *indent(shown, "  "), *indent(math, "  "), ""]
     return lines
 
 

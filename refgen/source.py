@@ -23,7 +23,9 @@ class ModuleSource:
 
     @functools.cached_property
     def _encoded_lines(self) -> list[bytes]:
-        return [line.encode() for line in self.text.splitlines(keepends=True)]
+        # bytes.splitlines breaks only at \n, \r and \r\n, as ast counts lines;
+        # str.splitlines would also break at form feeds and U+2028.
+        return self.text.encode().splitlines(keepends=True)
 
     def segment(self, node: ast.AST) -> str:
         """The source text of ``node`` exactly as written.
@@ -72,6 +74,16 @@ def read_module_source(path: str) -> ModuleSource:
     """Parse ``path``; the result is cached until the file changes."""
     stat = os.stat(path)
     return _read_module_source(path, stat.st_mtime_ns, stat.st_size)
+
+
+def clear_source_caches() -> None:
+    _read_module_source.cache_clear()
+
+
+def is_class_variable(annotation: object) -> bool:
+    """Whether an annotation (as text or object) declares a ``ClassVar``."""
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
 
 
 @functools.lru_cache(maxsize=512)
@@ -133,7 +145,7 @@ def class_fields(module: ModuleSource, classdef: ast.ClassDef) -> list[FieldSour
         if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
             continue
         annotation = module.segment(node.annotation)
-        if annotation.startswith(("ClassVar", "typing.ClassVar")):
+        if is_class_variable(annotation):
             continue
         fields.append(
             FieldSource(

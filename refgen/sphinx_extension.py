@@ -183,51 +183,23 @@ class ScenarioValueRole(SphinxRole):
     """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        target, _, spec = self.text.partition(":")
-        entry, _, attribute = target.strip().rpartition(".")
-        registry = self.config.refgen_registry
         fallback = [nodes.literal(self.rawtext, self.text, classes=["refgen-value", "unavailable"])]
-        if not registry or not entry:
-            warn(
-                "value",
-                f"cannot quote {self.text!r}: write Entry.attribute and set refgen_registry",
-                self.get_location(),
-            )
-            return fallback, []
+        note_registry_dependency(self.env, self.config)
         if BUILD_STATE["registry_failed"]:
-            return fallback, []
-        try:
-            instance = discovery.resolve(f"{registry}.{entry}")
-            scenario = analysis.analyse_scenario(type(instance))
-        except Exception as error:
-            warn(
-                "value",
-                f"cannot quote {self.text!r}: no registry scenario {entry!r} in "
-                f"{registry} ({type(error).__name__}: {error})",
-                self.get_location(),
-            )
-            return fallback, []
-        self.env.note_dependency(discovery.source_file(discovery.resolve(registry)) or "")
-        for path in scenario.source_files:
+            return fallback, []  # reported once, when the pages were planned
+        quoted = values.quote(self.config.refgen_registry, self.text)
+        for path in quoted.source_files:
             self.env.note_dependency(path)
-        if attribute not in scenario.attribute_names:
-            warn(
-                "value",
-                f"cannot quote {self.text!r}: {scenario.name} has no attribute {attribute!r}",
-                self.get_location(),
-            )
+        if quoted.problem or quoted.value is None:
+            warn("value", f"cannot quote {self.text!r}: {quoted.problem}", self.get_location())
             return fallback, []
-        value = values.compute(scenario, instance, attribute, spec.strip() or values.INLINE_FORMAT)
-        if not value.available:
-            warn("value", f"cannot quote {self.text!r}: {value.reason}", self.get_location())
-            return fallback, []
-        text = nodes.inline(value.text, value.text, classes=["refgen-value"])
+        text = nodes.inline(quoted.value.text, quoted.value.text, classes=["refgen-value"])
         reference = addnodes.pending_xref(
             self.rawtext,
             text,
             refdomain="py",
             reftype="attr",
-            reftarget=f"{scenario.qualname}.{attribute}",
+            reftarget=quoted.target,
             refexplicit=True,
             refwarn=True,
         )
@@ -281,13 +253,11 @@ def _registry(config: Any) -> RegistryDoc | None:
         return None
 
 
-def _registry_objects(config: Any) -> list[Any]:
-    if not config.refgen_registry:
-        return []
-    try:
-        return [discovery.resolve(config.refgen_registry)]
-    except Exception:
-        return []
+def note_registry_dependency(env: Any, config: Any) -> None:
+    """Make the current page depend on the registry's files, even a broken registry's."""
+    if config.refgen_registry:
+        for path in analysis.registry_files(config.refgen_registry):
+            env.note_dependency(path)
 
 
 class ScenarioDirective(_GeneratedPageDirective):
@@ -295,6 +265,10 @@ class ScenarioDirective(_GeneratedPageDirective):
 
     def run(self) -> list[nodes.Node]:
         config = self.config
+        module_name = self.arguments[0].rpartition(".")[0]
+        module_file = discovery.module_file(module_name)
+        if module_file:  # so that fixing a class that fails to analyse re-reads its page
+            self.env.note_dependency(module_file)
         try:
             cls = discovery.resolve(self.arguments[0])
             scenario = analysis.analyse_scenario(cls, _registry(self.config))
@@ -305,7 +279,7 @@ class ScenarioDirective(_GeneratedPageDirective):
                 self.get_location(),
             )
             return []
-        self.depend_on(*_registry_objects(self.config))
+        note_registry_dependency(self.env, self.config)
         for path in scenario.source_files:
             self.env.note_dependency(path)
         for problem in scenario.problems:
@@ -320,8 +294,7 @@ class ScenarioDirective(_GeneratedPageDirective):
         return self.parse_lines(lines, scenario.location, examples)
 
     def _runs_examples(self) -> bool:
-        # The doctest builder runs these examples itself; running them here would double them.
-        return bool(self.config.refgen_run_examples) and self.env.app.builder.name != "doctest"
+        return bool(self.config.refgen_run_examples)
 
     @staticmethod
     def _report_raising_properties(
@@ -356,7 +329,8 @@ class CategoryDirective(_GeneratedPageDirective):
         except Exception as error:
             warn("analysis", f"cannot document module {module_name}: {error}", self.get_location())
             return []
-        self.depend_on(module, *_registry_objects(self.config))
+        self.depend_on(module)
+        note_registry_dependency(self.env, self.config)
         headlines = {}
         for scenario in scenarios:
             for path in scenario.source_files:
@@ -390,8 +364,8 @@ class RegistryDirective(_GeneratedPageDirective):
     """``.. refgen-registry:: module.Registry``: the page of the named scenarios."""
 
     def run(self) -> list[nodes.Node]:
+        note_registry_dependency(self.env, self.config)
         try:
-            registry_object = discovery.resolve(self.arguments[0])
             registry = analysis.analyse_registry(self.arguments[0])
         except Exception as error:
             warn(
@@ -400,9 +374,8 @@ class RegistryDirective(_GeneratedPageDirective):
                 self.get_location(),
             )
             return []
-        self.depend_on(registry_object)
-        location = registry.location or SourceLocation(self.get_location(), self.lineno)
-        return self.parse_lines(render.render_registry(registry), location)
+        page = SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)
+        return self.parse_lines(render.render_registry(registry), registry.location or page)
 
 
 class IndexDirective(_GeneratedPageDirective):
@@ -450,6 +423,8 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
     queued = _pending(env)
     jobs = [job for docname in sorted(queued) for job in queued[docname]]
     queued.clear()
+    if app.builder.name == "doctest":
+        return []  # the doctest builder runs these examples itself
     if BUILD_STATE["registry_failed"] and jobs:
         logger.info("[refgen] examples not run: the registry could not be imported")
         return []
@@ -468,6 +443,7 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
 
 def generate_pages(app: Sphinx) -> None:
     """Plan the reference and write its stubs before Sphinx looks for sources."""
+    analysis.clear_caches()
     config = app.config
 
     def progress(modules: list[str]) -> Iterable[str]:

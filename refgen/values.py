@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from refgen import discovery
+from refgen import analysis, discovery
 from refgen.model import RegistryEntryDoc, ScenarioDoc
 
 NOT_AVAILABLE = "not available"
@@ -148,3 +148,42 @@ def headline(scenario: ScenarioDoc, spec: str = INLINE_FORMAT) -> tuple[str, Val
     entry = scenario.registry_entries[0]
     instance = discovery.resolve(f"{entry.registry}.{entry.name}")
     return entry.name, compute(scenario, instance, scenario.headline, spec)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A registry value quoted in prose, or why it cannot be."""
+
+    value: Value | None
+    target: str = ""
+    """Dotted path of the attribute, for the link."""
+    problem: str = ""
+    source_files: tuple[str, ...] = ()
+    """Files the quoted figure depends on (besides the registry's)."""
+
+
+def quote(registry: str | None, text: str) -> Quote:
+    """Evaluate ``Entry.attribute`` (optionally ``:spec``) against ``registry``."""
+    target, _, spec = text.partition(":")
+    entry, _, attribute = target.strip().rpartition(".")
+    if not registry or not entry:
+        return Quote(None, problem="write Entry.attribute and set a registry")
+    try:
+        instance = discovery.resolve(f"{registry}.{entry}")
+        scenario = analysis.analyse_scenario(type(instance))
+    except Exception as error:
+        reason = f"no registry scenario {entry!r} in {registry} ({type(error).__name__}: {error})"
+        return Quote(None, problem=reason)
+    if attribute not in scenario.attribute_names:
+        return Quote(
+            None,
+            problem=f"{scenario.name} has no attribute {attribute!r}",
+            source_files=scenario.source_files,
+        )
+    value = compute(scenario, instance, attribute, spec.strip() or INLINE_FORMAT)
+    return Quote(
+        value,
+        f"{scenario.qualname}.{attribute}",
+        "" if value.available else value.reason,
+        scenario.source_files,
+    )

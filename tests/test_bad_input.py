@@ -203,3 +203,30 @@ def test_dash_w_turns_them_into_a_failure(
     result = project.build("html", "-W", "--keep-going", outdir=project.root / "strict")
     assert result.returncode != 0
     assert len(result.warnings) >= 4
+
+
+MISSING_IMPORT_REGISTRY = '''
+    """Registry whose module imports something that does not exist."""
+
+    from broken.good import Good
+    from broken.nonexistent import LIMIT
+
+
+    class Named:
+        """Named scenarios."""
+
+        Fine = Good(size=LIMIT)
+'''
+
+
+def test_import_error_inside_the_registry_is_reported_as_itself(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "broken",
+        {"good": GOOD, "registry": MISSING_IMPORT_REGISTRY},
+        registry="registry.Named",
+    )
+    result = project.build("html", "--keep-going")
+    path = project.module_path("registry")
+    warning = only(result.warnings, f"{path}:{line_of(path, 'broken.nonexistent')}: WARNING:")
+    assert "ModuleNotFoundError: No module named 'broken.nonexistent'" in warning

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from refgen.testing import BuildResult
+from refgen.testing import BuildResult, write_scenario_project
 from tests.conftest import copy_docs, sphinx_build
 
 
@@ -22,18 +22,6 @@ def parallel_site(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     return sphinx_build(srcdir, root / "html", "html", "-W", "-j", "2")
 
 
-def test_extension_declares_parallel_safety() -> None:
-    from refgen.sphinx_extension import setup
-
-    class Recorder:
-        def __getattr__(self, name: str):
-            return lambda *args, **kwargs: None
-
-    metadata = setup(Recorder())  # type: ignore[arg-type]
-    assert metadata["parallel_read_safe"] is True
-    assert metadata["parallel_write_safe"] is True
-
-
 def test_parallel_build_gives_the_same_pages(site: BuildResult, parallel_site: BuildResult) -> None:
     assert parallel_site.returncode == 0, parallel_site.stderr
     assert reference_pages(parallel_site.outdir) == reference_pages(site.outdir)
@@ -46,3 +34,42 @@ def test_two_clean_builds_are_byte_identical(site: BuildResult, tmp_path: Path) 
     first, second = reference_pages(site.outdir), reference_pages(again.outdir)
     assert sorted(first) == sorted(second)
     assert [name for name in first if first[name] != second[name]] == []
+
+
+MANY = "".join(
+    f'''
+
+@dataclass(frozen=True, kw_only=True)
+class Shape{index}:
+    """Shape number {index}.
+
+    Examples
+    --------
+    >>> Shape{index}(size=2.0).twice
+    {"5.0" if index == 3 else "4.0"}
+    """
+
+    size: float
+    """A size."""
+
+    @property
+    def twice(self) -> float:
+        """Twice the size."""
+        return 2 * self.size
+'''
+    for index in range(8)
+)
+
+
+def test_parallel_read_runs_each_example_once(tmp_path: Path) -> None:
+    """Eight pages are read by two workers; the one wrong example warns exactly once."""
+    module = '"""Many shapes\n\nEnough pages to read in parallel.\n"""\n\n'
+    module += "from dataclasses import dataclass\n"
+    source = module + MANY.replace(">>> Shape", ">>> from many.shapes import *\n    >>> Shape")
+    project = write_scenario_project(tmp_path, "many", {"shapes": source})
+    result = project.build("html", "-j", "2", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    examples = [w for w in result.warnings if "[refgen.example]" in w]
+    assert len(examples) == 1, result.warnings
+    assert "example of many.shapes.Shape3 failed" in examples[0]
+    assert "[refgen] running examples... [100%]" in result.stdout

@@ -128,3 +128,16 @@ def test_extractor_never_raises(body: list[str]) -> None:
 def test_expression_round_trips_through_the_parser(expression: str) -> None:
     found = properties_of(f"@property\ndef f(self):\n    return {expression}\n")
     assert found["f"].expression == expression
+
+
+@pytest.mark.parametrize("separator", ["\f", "\u2028", "\x85"])
+def test_line_separators_other_than_newline_do_not_shift_segments(separator: str) -> None:
+    found = properties_of(
+        f'''
+        @property
+        def note(self):
+            """A docstring with an odd separator:{separator} here."""
+            return self.a * self.b
+        '''
+    )
+    assert found["note"].expression == "self.a * self.b"

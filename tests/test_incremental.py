@@ -165,3 +165,21 @@ def test_stale_example_is_caught_on_incremental_build(travel: ScenarioProject) -
     touch_edit(travel.module_path("registry"), "speed=60.0", "speed=30.0")
     result = travel.build("html", "--keep-going")
     assert any("example of travel.motion.Trip failed" in w for w in result.warnings)
+
+
+def test_fixing_a_broken_registry_brings_its_values_back(travel: ScenarioProject) -> None:
+    registry = travel.module_path("registry")
+    touch_edit(registry, "Trip(distance=120.0", "Trip(distance=undefined_name")
+    broken = travel.build("html", "--keep-going")
+    assert any("cannot import registry module" in w for w in broken.warnings)
+    assert section_titles(trip_page(broken)).count("Registry values") == 0
+    touch_edit(registry, "Trip(distance=undefined_name", "Trip(distance=120.0")
+    fixed = travel.build("html", "-W")
+    assert fixed.returncode == 0, fixed.stderr
+    assert "reference/travel.motion/Trip" in reread(fixed)
+    assert registry_hours(fixed) == "2"
+    assert quoted_hours(fixed) == "2.0"
+
+
+def section_titles(page) -> list[str]:
+    return [text(h).rstrip("¶").strip() for h in main(page).find_all("h2")]

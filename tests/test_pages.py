@@ -79,3 +79,35 @@ def test_stubs_of_removed_classes_are_deleted_but_hand_written_pages_stay(tmp_pa
     assert fruit.build("html").returncode == 0
     assert "fruit.counting/Pears.rst" not in stubs(fruit)
     assert own_page.exists()
+
+
+ODD = '''
+    """Odd declarations
+
+    Aliases, cached properties and calls into the standard library.
+    """
+
+    import functools
+    import statistics
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Cached:
+        """Only a cached property."""
+
+        @functools.cached_property
+        def answer(self) -> float:
+            """The mean of three numbers."""
+            return statistics.fmean([1.0, 2.0, 3.0])
+
+
+    Alias = Cached
+'''
+
+
+def test_aliases_cached_properties_and_library_calls(tmp_path: Path) -> None:
+    project = write_scenario_project(tmp_path, "odd", {"decl": ODD})
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    assert sorted(stubs(project)) == ["index.rst", "odd.decl/Cached.rst", "odd.decl/index.rst"]
