@@ -28,6 +28,7 @@ from refgen.values import EntryValues, Value
 SOURCE_ROLE = "refgen-source"
 EQUATION_ROLE = "refgen-equation"
 QUALNAME_ROLE = "refgen-qualname"
+ATTRIBUTE_ROLE = "refgen-attr"
 
 CONSTRUCTION_NOTE = (
     "Build this scenario with keyword arguments only. "
@@ -61,6 +62,16 @@ def indent(lines: Iterable[str], prefix: str = "   ") -> list[str]:
     return [prefix + line if line else "" for line in lines]
 
 
+def own_attribute(scenario: ScenarioDoc, name: str) -> str:
+    """A link to an attribute's entry on the class's own page.
+
+    The target is known to be on the same page, so the link is made directly
+    (``refgen-attr``) instead of as a cross-reference for Sphinx to resolve: a
+    class page holds dozens of them.
+    """
+    return f":{ATTRIBUTE_ROLE}:`{name} <{scenario.qualname}.{name}>`"
+
+
 def link_names(text: str, targets: Mapping[str, str]) -> str:
     """Turn mentions of known names into cross-references.
 
@@ -88,7 +99,7 @@ def link_names(text: str, targets: Mapping[str, str]) -> str:
 
 def scenario_link_targets(scenario: ScenarioDoc) -> dict[str, str]:
     """Names a scenario's prose may mention: its attributes and its helpers."""
-    targets = {name: f":py:attr:`~{scenario.qualname}.{name}`" for name in scenario.attribute_names}
+    targets = {name: own_attribute(scenario, name) for name in scenario.attribute_names}
     helpers = [r.target for r in scenario.docstring.implementation_references]
     helpers += [h for d in scenario.derived for h in d.equation.helpers]
     for helper in helpers:
@@ -196,7 +207,7 @@ def _attribute_table(scenario: ScenarioDoc) -> list[str]:
     return table(
         ("Name", "Description"),
         [
-            (f":py:attr:`~{scenario.qualname}.{name}`", link_names(description, targets))
+            (own_attribute(scenario, name), link_names(description, targets))
             for name, description in sorted(rows)
         ],
         "refgen-attributes",
@@ -322,7 +333,7 @@ def render_derived(
 
 
 def _attribute_links(scenario: ScenarioDoc, names: Iterable[str]) -> str:
-    return ", ".join(f":py:attr:`~{scenario.qualname}.{name}`" for name in names)
+    return ", ".join(own_attribute(scenario, name) for name in names)
 
 
 def _flow_items(
@@ -368,7 +379,7 @@ def render_registry_values(
     lines = heading("Registry values", "-") + [VALUES_INTRO.format(precision=precision), ""]
     header = ["Attribute", *(f":py:attr:`{v.entry} <{v.qualname}>`" for v in values)]
     rows = [
-        [f":py:attr:`~{scenario.qualname}.{name}`", *(_value_cell(v.value(name)) for v in values)]
+        [own_attribute(scenario, name), *(_value_cell(v.value(name)) for v in values)]
         for name in scenario.attribute_names
     ]
     return lines + table(header, rows, "refgen-values", stub_columns=1)

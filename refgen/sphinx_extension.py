@@ -206,6 +206,19 @@ class ScenarioValueRole(SphinxRole):
         return [reference], []
 
 
+class AttributeLinkRole(SphinxRole):
+    """``:refgen-attr:`name <module.Class.name>```: a link to an entry on this page.
+
+    Looks like a ``:py:attr:`` reference but needs no resolving.
+    """
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        label, _, target = self.text.partition(" <")
+        code = nodes.literal(label, label, classes=["xref", "py", "py-attr"])
+        link = nodes.reference(self.rawtext, "", code, refid=target.rstrip(">"), internal=True)
+        return [link], []
+
+
 class _GeneratedPageDirective(SphinxDirective):
     """Common parts of the directives that fill a generated page."""
 
@@ -493,6 +506,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role(render.SOURCE_ROLE, SourceRole())
     app.add_role(render.EQUATION_ROLE, CodeRole("refgen-equation"))
     app.add_role(render.QUALNAME_ROLE, CodeRole("refgen-qualname"))
+    app.add_role(render.ATTRIBUTE_ROLE, AttributeLinkRole())
     app.add_role("scenario", ScenarioValueRole())
     app.add_directive(render.TABLE_DIRECTIVE, TableDirective)
     app.add_directive(render.FIELDS_DIRECTIVE, FieldsDirective)
