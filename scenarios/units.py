@@ -17,9 +17,13 @@ their own, so grams of emissions never mix with grams of hardware.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from importlib import resources
+from pathlib import Path
 
 import pint
+import platformdirs
 
 
 def _standard_definitions() -> list[str]:
@@ -51,7 +55,32 @@ def _standard_definitions() -> list[str]:
     return lines
 
 
-ureg: pint.UnitRegistry = pint.UnitRegistry(_standard_definitions())
+def _registry() -> pint.UnitRegistry:
+    """The registry, loaded through pint's definitions cache when it can be.
+
+    Parsing pint's definitions takes most of the time of importing this
+    package. pint caches parsed definition *files*, so the edited definitions
+    are written once to a file in pint's cache folder (named by their content)
+    and loaded from there; where that folder cannot be written, they are parsed
+    from memory.
+    """
+    lines = _standard_definitions()
+    text = "\n".join(lines) + "\n"
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    try:
+        folder = Path(platformdirs.user_cache_dir("pint")) / "scenarios"
+        path = folder / f"definitions-{digest}.txt"
+        if not path.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(text, encoding="utf-8")
+            temporary.replace(path)
+        return pint.UnitRegistry(str(path), cache_folder=":auto:")
+    except OSError:
+        return pint.UnitRegistry(lines)
+
+
+ureg: pint.UnitRegistry = _registry()
 """The package's unit registry."""
 
 ureg.define("FLOP = [compute]")
