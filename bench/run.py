@@ -41,7 +41,7 @@ class Run:
 
 
 def sphinx(src: Path, out: Path, package_root: Path, *options: str, builder: str = "html") -> Run:
-    env = dict(os.environ, PYTHONPATH=str(package_root), PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONPATH=str(package_root), PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1")
     command = [sys.executable, "-m", "sphinx", "-b", builder, *options, str(src), str(out)]
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:

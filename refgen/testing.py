@@ -60,6 +60,7 @@ class ScenarioProject:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.src), env.get("PYTHONPATH")]))
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["NO_COLOR"] = "1"  # Sphinx colours its output under CI=true; tests read it
         return env
 
     def build(

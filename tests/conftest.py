@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,7 @@ def sphinx_build(srcdir: Path, outdir: Path, builder: str = "html", *options: st
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "NO_COLOR": "1"},  # Sphinx colours its output under CI=true
     )
     return BuildResult(completed.returncode, completed.stdout, completed.stderr, outdir)
 
