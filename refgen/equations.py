@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from refgen.source import ModuleSource, docstring_node
+from refgen.source import ModuleSource, docstring_node, dotted_name
 
 
 @dataclass(frozen=True)
@@ -34,15 +34,6 @@ class Step:
     expression: str
 
 
-def _dotted_name(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted_name(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
-
-
 def called_names(node: ast.AST) -> tuple[str, ...]:
     """Names of the functions called anywhere under ``node``, first call first.
 
@@ -52,7 +43,7 @@ def called_names(node: ast.AST) -> tuple[str, ...]:
     calls: dict[str, None] = {}
     for child in ast.walk(node):
         if isinstance(child, ast.Call):
-            name = _dotted_name(child.func)
+            name = dotted_name(child.func)
             if name and not name.startswith("self."):
                 calls.setdefault(name)
     ordered = sorted(calls, key=lambda n: _first_position(node, n))
@@ -63,7 +54,7 @@ def _first_position(node: ast.AST, name: str) -> tuple[int, int]:
     positions = [
         (child.lineno, child.col_offset)
         for child in ast.walk(node)
-        if isinstance(child, ast.Call) and _dotted_name(child.func) == name
+        if isinstance(child, ast.Call) and dotted_name(child.func) == name
     ]
     return min(positions)
 

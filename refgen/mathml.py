@@ -45,6 +45,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from refgen.source import dotted_name
+
 MATHML_NAMESPACE = "http://www.w3.org/1998/Math/MathML"
 
 MAX_SOURCE_LENGTH = 10_000
@@ -459,17 +461,7 @@ def _is_self(node: ast.expr) -> bool:
 
 def _may_be_unit_registry(node: ast.expr) -> bool:
     """``ureg`` in ``ureg.MB``: a plain (dotted) name other than ``self``."""
-    return not _is_self(node) and _dotted_name(node) is not None
-
-
-def _dotted_name(node: ast.expr) -> str | None:
-    """``a.b.c`` for a chain of attributes on a plain name, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        owner = _dotted_name(node.value)
-        return f"{owner}.{node.attr}" if owner else None
-    return None
+    return not _is_self(node) and dotted_name(node) is not None
 
 
 def _bracketed(left: str, inner: ET.Element, right: str) -> ET.Element:
@@ -554,7 +546,7 @@ class _Layout:
             return _name(node.attr)
         if node.attr in _MAGNITUDES:
             return self.render(node.value)
-        constant = _NAMED_CONSTANTS.get(_dotted_name(node) or "")
+        constant = _NAMED_CONSTANTS.get(dotted_name(node) or "")
         if constant is not None:
             return _name(constant)
         raise _unsupported(f"attribute '.{node.attr}' of a non-self object")
@@ -612,7 +604,7 @@ class _Layout:
         self._refuse_unusual_arguments(node)
         function = self._function_name(node.func)
         arguments = [self.render(argument) for argument in node.args]
-        family = _FUNCTION_FAMILIES.get(_dotted_name(node.func) or "")
+        family = _FUNCTION_FAMILIES.get(dotted_name(node.func) or "")
         special = _special_function(family, arguments)
         return special if special is not None else _application(_name(function), arguments)
 
@@ -626,7 +618,7 @@ class _Layout:
         """The name shown for a called function: ``calc_x``, ``physics.calc_x``."""
         if self._brackets.around(function):
             raise _unsupported("parenthesised function")
-        dotted = _dotted_name(function)
+        dotted = dotted_name(function)
         if dotted is None:
             if isinstance(function, ast.Attribute):
                 raise _unsupported(f"method call '.{function.attr}()' on a computed value")

@@ -93,6 +93,16 @@ def _read_module_source(path: str, mtime_ns: int, size: int) -> ModuleSource:
     return ModuleSource(path, text, ast.parse(text, filename=path))
 
 
+def dotted_name(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of attributes on a plain name, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        owner = dotted_name(node.value)
+        return f"{owner}.{node.attr}" if owner else None
+    return None
+
+
 def find_class(tree: ast.Module, qualname: str) -> ast.ClassDef | None:
     """The class definition for a (possibly nested) qualified name.
 
