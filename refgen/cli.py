@@ -85,7 +85,7 @@ class Project:
     def import_modules(self) -> tuple[list[type], list[Problem]]:
         """Scenario classes of every importable module, and a problem per failed import."""
         from refgen import discovery
-        from refgen.pages import import_problem
+        from refgen.failures import import_problem
 
         classes: list[type] = []
         problems: list[Problem] = []

@@ -1,0 +1,82 @@
+"""Failures: describing code that cannot be imported, at the statement at fault.
+
+A traceback from importing user code is reduced to one :class:`~refgen.model.Problem`:
+located at the deepest statement that ran at import time (a registry entry, a
+module-level import) rather than deep inside a validation function, and
+naming the object that statement defines. Used by page planning and by the
+command line.
+"""
+
+from __future__ import annotations
+
+import ast
+import traceback
+
+from refgen.model import Problem, SourceLocation
+from refgen.source import read_module_source
+
+
+def _inside_function(path: str, line: int) -> bool:
+    """Whether ``line`` of ``path`` lies in the body of a function."""
+    try:
+        tree = read_module_source(path).tree
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return True
+    return any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        and node.lineno < line <= (node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+    )
+
+
+def _statement_name(path: str, line: int) -> str | None:
+    """The name assigned by the statement of ``path`` that spans ``line``."""
+    try:
+        tree = read_module_source(path).tree
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.lineno <= line <= (
+            node.end_lineno or node.lineno
+        ):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name):
+                return target.id
+    return None
+
+
+def import_problem(
+    module_name: str, error: BaseException, what: str = "scenario module", scope: str = ""
+) -> Problem:
+    """Describe a failed import at the failing statement of the module itself.
+
+    When the error was raised deeper (a validation in another file), the
+    message says where, and names the object the failing statement defines.
+    """
+    if isinstance(error, SyntaxError) and error.filename:
+        location = SourceLocation(error.filename, error.lineno or 1)
+        return Problem(
+            "import", f"cannot import {what} {module_name!r}: {error}", location, module_name
+        )
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if not f.filename.startswith("<frozen importlib")
+    ]
+    # The deepest statement run at import time (module or class body, not inside a
+    # function): the registry entry or import that failed, not the validation code
+    # deep below it.
+    import_time = [f for f in frames if not _inside_function(f.filename, f.lineno or 0)]
+    candidates = import_time or frames
+    frame = candidates[-1] if candidates else None
+    location = SourceLocation(frame.filename, frame.lineno or 1) if frame else None
+    subject = module_name
+    detail = f"{type(error).__name__}: {error}"
+    if frame is not None:
+        name = _statement_name(frame.filename, frame.lineno or 1)
+        if name:
+            subject = f"{scope or module_name}.{name}"
+        if frames and frames[-1] is not frame:
+            detail += f" (raised at {frames[-1].filename}:{frames[-1].lineno})"
+    message = f"cannot import {what} {module_name!r}: {detail}"
+    return Problem("import", message, location, subject)
