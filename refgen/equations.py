@@ -40,23 +40,13 @@ def called_names(node: ast.AST) -> tuple[str, ...]:
     Method calls on ``self`` and on computed values (``x.to('MB')``) are left out:
     only plain names and module attributes can name a helper.
     """
-    calls: dict[str, None] = {}
+    found = []
     for child in ast.walk(node):
         if isinstance(child, ast.Call):
             name = dotted_name(child.func)
             if name and not name.startswith("self."):
-                calls.setdefault(name)
-    ordered = sorted(calls, key=lambda n: _first_position(node, n))
-    return tuple(ordered)
-
-
-def _first_position(node: ast.AST, name: str) -> tuple[int, int]:
-    positions = [
-        (child.lineno, child.col_offset)
-        for child in ast.walk(node)
-        if isinstance(child, ast.Call) and dotted_name(child.func) == name
-    ]
-    return min(positions)
+                found.append((child.lineno, child.col_offset, name))
+    return tuple(dict.fromkeys(name for _, _, name in sorted(found)))
 
 
 def self_reads(node: ast.AST) -> tuple[str, ...]:

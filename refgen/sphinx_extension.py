@@ -258,7 +258,7 @@ class _GeneratedPageDirective(SphinxDirective):
 
 def _registry(config: Any) -> RegistryDoc | None:
     """The registry, or None when it fails (page planning has reported why)."""
-    if not config.refgen_registry:
+    if not config.refgen_registry or BUILD_STATE["registry_failed"]:
         return None
     try:
         return analysis.analyse_registry(config.refgen_registry)
@@ -269,7 +269,7 @@ def _registry(config: Any) -> RegistryDoc | None:
 def note_registry_dependency(env: Any, config: Any) -> None:
     """Make the current page depend on the registry's files, even a broken registry's."""
     if config.refgen_registry:
-        for path in analysis.registry_files(config.refgen_registry):
+        for path in BUILD_STATE["registry_files"]:
             env.note_dependency(path)
 
 
@@ -405,7 +405,7 @@ class IndexDirective(_GeneratedPageDirective):
         return self.parse_lines(lines, location)
 
 
-BUILD_STATE: dict[str, bool] = {"registry_failed": False}
+BUILD_STATE: dict[str, Any] = {"registry_failed": False, "registry_files": ()}
 """Facts page planning learnt, for the directives and roles of the same build."""
 
 # Examples are queued while pages are read (possibly in parallel workers) and run
@@ -476,6 +476,11 @@ def generate_pages(app: Sphinx) -> None:
     # Quotes and examples need the registry; when it cannot be imported that is
     # reported once above, instead of once per quote and per example.
     BUILD_STATE["registry_failed"] = plan.registry_failed
+    # Found once here rather than on every page: for a broken registry, finding
+    # them means running its failing import again.
+    BUILD_STATE["registry_files"] = (
+        analysis.registry_files(config.refgen_registry) if config.refgen_registry else ()
+    )
     written = write_plan(plan, Path(app.srcdir), config.refgen_root)
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
