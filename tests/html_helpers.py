@@ -6,6 +6,18 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, Tag
 
+SECTIONS = [
+    "Notes",
+    "References",
+    "Examples",
+    "Attributes",
+    "Data flow",
+    "Registry values",
+    "Inputs",
+    "Derived attributes",
+]
+"""The h2 sections of a class page, in order."""
+
 
 def read_html(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")

@@ -23,6 +23,7 @@ from bs4 import BeautifulSoup
 
 from refgen.testing import BuildResult
 from tests.conftest import REPO
+from tests.html_helpers import SECTIONS
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -35,16 +36,6 @@ LAUNCH_ARGS = [
 ARTIFACTS = REPO / "test-artifacts"
 SCENARIO_PAGE = "reference/scenarios.training/UpdateWorkingSetScenario.html"
 STEP_FLOOR = "scenarios.training.UpdateWorkingSetScenario.step_floor"
-SECTIONS = [
-    "Notes",
-    "References",
-    "Examples",
-    "Attributes",
-    "Data flow",
-    "Registry values",
-    "Inputs",
-    "Derived attributes",
-]
 DESKTOP = {"width": 1280, "height": 900}
 NARROW = {"width": 390, "height": 844}
 

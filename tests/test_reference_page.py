@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from refgen.testing import BuildResult
-from tests.html_helpers import field_values, heading_text, main, read_html, section, text
+from tests.html_helpers import SECTIONS, field_values, heading_text, main, read_html, section, text
 
 CLASS = "scenarios.training.UpdateWorkingSetScenario"
 
@@ -74,16 +74,7 @@ def test_page_parts_follow_the_seed_order(scenario_page: BeautifulSoup) -> None:
     positions = [marker.sourceline * 10_000 + marker.sourcepos for marker in markers]
     assert positions == sorted(positions)
     h2 = [heading_text(h) for h in body.find_all("h2")]
-    assert h2 == [
-        "Notes",
-        "References",
-        "Examples",
-        "Attributes",
-        "Data flow",
-        "Registry values",
-        "Inputs",
-        "Derived attributes",
-    ]
+    assert h2 == SECTIONS
     inputs = section(scenario_page, "Inputs").find_all("h3")
     derived = section(scenario_page, "Derived attributes").find_all("h3")
     assert [heading_text(h) for h in inputs] == list(INPUTS)
