@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from refgen import fragments
 from refgen.diagram import data_flow_svg
 from refgen.mathml import expression_to_mathml
 from refgen.model import (
@@ -27,6 +28,7 @@ from refgen.values import EntryValues, Value
 
 SOURCE_ROLE = "refgen-source"
 EQUATION_ROLE = "refgen-equation"
+EQUATION_CLASS = "refgen-equation"
 QUALNAME_ROLE = "refgen-qualname"
 ATTRIBUTE_ROLE = "refgen-attr"
 
@@ -126,9 +128,8 @@ def field(name: str, body: list[str]) -> list[str]:
 
 
 CELL = " \u2016 "
-"""Separates the cells of a ``refgen-table`` row and the parts of a ``refgen-fields`` line."""
+"""Separates the cells of a ``refgen-table`` row."""
 TABLE_DIRECTIVE = "refgen-table"
-FIELDS_DIRECTIVE = "refgen-fields"
 
 
 def _one_line(text: str) -> str:
@@ -149,18 +150,6 @@ def table(
         lines.append(f"   :stub-columns: {stub_columns}")
     lines += ["", "   " + CELL.join(header)]
     lines += ["   " + CELL.join(_one_line(cell) or "\\ " for cell in row) for row in rows]
-    return [*lines, ""]
-
-
-def fields(items: Iterable[tuple[str, str] | tuple[str, str, str]]) -> list[str]:
-    """A field list of one-line bodies, optionally each with a raw HTML block.
-
-    Items are ``(label, inline markup)`` or ``(label, inline markup, html)``.
-    """
-    lines = [f".. {FIELDS_DIRECTIVE}::", ""]
-    for item in items:
-        label, body, *html = item
-        lines.append("   " + CELL.join([label, _one_line(body), *(h for h in html if h)]))
     return [*lines, ""]
 
 
@@ -222,42 +211,54 @@ def _signature(scenario: ScenarioDoc) -> str:
     return f"{scenario.name}(*, {', '.join(parts)})" if parts else scenario.name
 
 
-def _code_field(label: str, code: str, role: str | None = None) -> list[tuple[str, str]]:
-    """A field holding code inline, or None when the code needs a block."""
-    rendered = inline_code(code, role)
-    return [(label, rendered[0])] if len(rendered) == 1 else []
+ATTRIBUTE_DIRECTIVE = "refgen-attribute"
+HTML_DIRECTIVE = "refgen-html"
+HTML_LINE = "\u2016 "
+"""Starts the last content line of a ``refgen-attribute``: its fields, as HTML."""
+
+
+def attribute_entry(
+    kind: str, scenario: ScenarioDoc, name: str, annotation: str, body: list[str], fields_html: str
+) -> list[str]:
+    """One ``refgen-attribute`` entry: signature, reST body, then the fields as HTML.
+
+    The fields hold only code and links, so they need no parsing; the body is
+    the author's description, parsed as reST.
+    """
+    signature = f"{kind} {scenario.name}.{name} {' '.join(annotation.split())}".rstrip()
+    lines = [f".. {ATTRIBUTE_DIRECTIVE}:: {signature}", ""]
+    lines += indent(body)
+    return [*lines, "", indent([HTML_LINE + fields_html.replace("\n", "&#10;")])[0], ""]
+
+
+def html_block(html: str) -> list[str]:
+    """An HTML fragment for a ``refgen-html`` block."""
+    return [f".. {HTML_DIRECTIVE}::", "", *indent(html.split("\n")), ""]
+
+
+def _code_or_required(code: str | None) -> str:
+    return fragments.paragraph(fragments.code(code) if code is not None else "required")
 
 
 def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, str]) -> list[str]:
-    lines = heading(item.name, "^")
-    lines += [f".. py:attribute:: {scenario.name}.{item.name}", ""]
-    if item.description:
-        lines += indent([link_names(item.description, targets), ""])
-    code = {"Type": item.annotation}
-    if item.default is not None:
-        code["Declared default"] = item.default
-    inline = {label: _code_field(label, text) for label, text in code.items()}
-    items = [
-        *inline["Type"],
-        *(
-            inline["Declared default"]
-            if item.default is not None
-            else [("Declared default", "required")]
-        ),
-        *_flow_items(scenario, (), item.feeds),
-        *_inherited_items(item.inherited_from, item.name),
+    fields = [
+        ("Type", fragments.paragraph(fragments.code(item.annotation))),
+        ("Declared default", _code_or_required(item.default)),
+        *_flow_fields(scenario, (), item.feeds),
+        *_inherited_fields(item.inherited_from, item.name),
     ]
-    lines += indent(fields(items))
-    for label, text in code.items():
-        if not inline[label]:  # code that needs a block of its own
-            lines += indent(field(label, inline_code(text)))
-    return [*lines, ""]
+    body = [link_names(item.description, targets)] if item.description else []
+    entry = attribute_entry(
+        "attribute", scenario, item.name, "", body, fragments.field_list(fields)
+    )
+    return heading(item.name, "^") + entry
 
 
-def _inherited_items(base: str | None, name: str) -> list[tuple[str, str]]:
+def _inherited_fields(base: str | None, name: str) -> list[tuple[str, str]]:
     if base is None:
         return []
-    return [("Inherited from", f":py:class:`~{base}` (:py:attr:`{name} <{base}.{name}>`)")]
+    links = f"{fragments.xref('class', base)} ({fragments.xref('attr', f'{base}.{name}', name)})"
+    return [("Inherited from", fragments.paragraph(links))]
 
 
 def raw_html(html: str, css_class: str) -> list[str]:
@@ -291,60 +292,55 @@ def math_block(expression: str, target: str = "") -> list[str]:
     return raw_html(mathml, "refgen-math")
 
 
-def render_expression_block(expression: str) -> list[str]:
-    """An expression that needs a code block, with its MathML after it."""
-    return inline_code(expression, EQUATION_ROLE) + math_block(expression)
-
-
-def _equation_items(equation: Equation) -> list[tuple[str, str] | tuple[str, str, str]]:
-    """The Equation field: code (and MathML), or the sentence naming the helpers."""
+def _equation_html(equation: Equation) -> str:
+    """The Equation field: code and MathML, or the sentence naming the helpers."""
     if equation.expression is None:
         if equation.helpers:
-            helpers = " and ".join(f":py:func:`~{h}`" for h in equation.helpers)
-            return [("Equation", BODY_EQUATION.format(helpers=helpers))]
-        return [("Equation", BODY_EQUATION_NO_HELPER.format(reason=equation.reason))]
-    code = _code_field("Equation", equation.expression, EQUATION_ROLE)
-    if not code:
-        return []
+            helpers = " and ".join(fragments.xref("func", h) for h in equation.helpers)
+            return fragments.paragraph(BODY_EQUATION.format(helpers=helpers))
+        sentence = BODY_EQUATION_NO_HELPER.format(reason=equation.reason)
+        return fragments.paragraph(fragments.escape(sentence))
+    code = fragments.code(equation.expression, EQUATION_CLASS)
+    shown = code if code.startswith("<pre") else fragments.paragraph(code)
     result = expression_to_mathml(equation.expression)
-    return [(*code[0], math_html(result.mathml) if result.mathml else "")]
+    return shown + (math_html(result.mathml) if result.mathml else "")
 
 
 def render_derived(
     scenario: ScenarioDoc, item: DerivedDoc, targets: Mapping[str, str]
 ) -> list[str]:
-    lines = heading(item.name, "^")
-    lines.append(f".. py:property:: {scenario.name}.{item.name}")
-    if item.return_annotation:
-        lines.append(f"   :type: {item.return_annotation}")
-    lines += ["", f"   :{QUALNAME_ROLE}:`{item.qualname}`", ""]
+    body = [f":{QUALNAME_ROLE}:`{item.qualname}`"]
     if item.description:
-        lines += indent([link_names(item.description, targets), ""])
-    equation = _equation_items(item.equation)
-    items = [
-        *equation,
-        *_flow_items(scenario, item.reads, item.feeds),
-        *_inherited_items(item.inherited_from, item.name),
+        body += ["", link_names(item.description, targets)]
+    fields = [
+        ("Equation", _equation_html(item.equation)),
+        *_flow_fields(scenario, item.reads, item.feeds),
+        *_inherited_fields(item.inherited_from, item.name),
     ]
-    lines += indent(fields(items))
-    if not equation:
-        lines += indent(field("Equation", render_expression_block(item.equation.expression or "")))
-    return [*lines, ""]
+    entry = attribute_entry(
+        "property",
+        scenario,
+        item.name,
+        item.return_annotation or "",
+        body,
+        fragments.field_list(fields),
+    )
+    return heading(item.name, "^") + entry
 
 
 def _attribute_links(scenario: ScenarioDoc, names: Iterable[str]) -> str:
-    return ", ".join(own_attribute(scenario, name) for name in names)
+    return ", ".join(fragments.anchor_link(f"{scenario.qualname}.{name}", name) for name in names)
 
 
-def _flow_items(
+def _flow_fields(
     scenario: ScenarioDoc, reads: Iterable[str], feeds: Iterable[str]
 ) -> list[tuple[str, str]]:
     reads, feeds = list(reads), list(feeds)
     items = []
     if reads:
-        items.append(("Reads", _attribute_links(scenario, reads)))
+        items.append(("Reads", fragments.paragraph(_attribute_links(scenario, reads))))
     if feeds:
-        items.append(("Feeds", _attribute_links(scenario, feeds)))
+        items.append(("Feeds", fragments.paragraph(_attribute_links(scenario, feeds))))
     return items
 
 
@@ -367,7 +363,7 @@ def render_data_flow(scenario: ScenarioDoc) -> list[str]:
 def _value_cell(value: object) -> str:
     text = getattr(value, "text", "")
     reason = getattr(value, "reason", "")
-    return f"{text} ({reason})" if reason else text
+    return fragments.escape(f"{text} ({reason})" if reason else text)
 
 
 def render_registry_values(
@@ -377,12 +373,15 @@ def render_registry_values(
     if not values:
         return []
     lines = heading("Registry values", "-") + [VALUES_INTRO.format(precision=precision), ""]
-    header = ["Attribute", *(f":py:attr:`{v.entry} <{v.qualname}>`" for v in values)]
+    header = ["Attribute", *(fragments.xref("attr", v.qualname, v.entry) for v in values)]
     rows = [
-        [own_attribute(scenario, name), *(_value_cell(v.value(name)) for v in values)]
+        [
+            fragments.anchor_link(f"{scenario.qualname}.{name}", name),
+            *(_value_cell(v.value(name)) for v in values),
+        ]
         for name in scenario.attribute_names
     ]
-    return lines + table(header, rows, "refgen-values", stub_columns=1)
+    return lines + html_block(fragments.table(header, rows, "refgen-values", stub_columns=1))
 
 
 def render_scenario(

@@ -9,8 +9,11 @@ reports every problem through :func:`warn`.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
+from functools import partial
+from html import unescape
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -23,10 +26,10 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.display import status_iterator
 from sphinx.util.docutils import SphinxDirective, SphinxRole
-from sphinx.util.nodes import make_refnode
+from sphinx.util.nodes import make_id, make_refnode
 from sphinx.util.parsing import nested_parse_to_nodes
 
-from refgen import __version__, analysis, discovery, render, values
+from refgen import __version__, analysis, discovery, fragments, render, values
 from refgen.examples import run_examples
 from refgen.model import ExampleBlock, Problem, RegistryDoc, ScenarioDoc, SourceLocation
 from refgen.pages import plan_site, write_plan
@@ -145,25 +148,165 @@ class TableDirective(SphinxDirective):
         return row
 
 
-class FieldsDirective(SphinxDirective):
-    """``.. refgen-fields::``: a field list, one ``label CELL body [CELL html]`` per line."""
+class html_fragment(nodes.raw):
+    """HTML written by :mod:`refgen.fragments`; a ``raw`` node to Sphinx's writers and search.
+
+    Builders other than HTML get its text instead (see :class:`FragmentLinks`).
+    """
+
+
+class HtmlDirective(SphinxDirective):
+    """``.. refgen-html::``: an HTML fragment from :mod:`refgen.fragments`, not parsed."""
 
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        field_list = nodes.field_list()
-        messages: list[nodes.system_message] = []
-        for line in self.content:
-            if not line.strip():
-                continue
-            label, body, *html = line.split(render.CELL)
-            inline, problems = self.parse_inline(body.strip(), lineno=self.lineno)
-            messages += problems
-            field_body = nodes.field_body("", nodes.paragraph("", "", *inline))
-            for block in html:
-                field_body += nodes.raw(block, block, format="html")
-            field_list += nodes.field("", nodes.field_name(label, label), field_body)
-        return [field_list, *messages]
+        html = "\n".join(self.content)
+        return [html_fragment(html, html, format="html")]
+
+
+class AttributeDirective(SphinxDirective):
+    """``.. refgen-attribute:: kind Class.name [annotation]``: one input or derived attribute.
+
+    Builds the object description a ``py:attribute`` or ``py:property``
+    directive would, registered with the Python domain for cross-references,
+    without their signature parsing and field transforms. The content is the
+    author's description (reST); its last line, after :data:`refgen.render.HTML_LINE`,
+    is the attribute's fields as HTML.
+    """
+
+    required_arguments = 2
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        kind, name, *annotation = self.arguments
+        module = self.env.ref_context.get("py:module", "")
+        fullname = f"{module}.{name}" if module else name
+        signature = self._signature(kind, name, " ".join(annotation), module)
+        node_id = make_id(self.env, self.state.document, "", fullname)
+        signature["ids"].append(node_id)
+        self.state.document.note_explicit_target(signature)
+        self.env.get_domain("py").note_object(fullname, kind, node_id, location=signature)
+        owner, _, attribute = fullname.rpartition(".")
+        index = addnodes.index(
+            entries=[("single", f"{attribute} ({owner} {kind})", node_id, "", None)]
+        )
+        content = addnodes.desc_content()
+        body, html = self._split_content()
+        paragraphs = plain_paragraphs(body)
+        if paragraphs is None:
+            content += self.parse_content_to_nodes(body)
+        for text, line in paragraphs or ():
+            inline, messages = self.parse_inline(text, lineno=line)
+            content += [nodes.paragraph(text, "", *inline), *messages]
+        if html:
+            content += html_fragment(html, html, format="html")
+        description = addnodes.desc(
+            "", signature, content, domain="py", objtype=kind, desctype=kind, classes=["py", kind]
+        )
+        return [index, description]
+
+    def _signature(
+        self, kind: str, name: str, annotation: str, module: str
+    ) -> addnodes.desc_signature:
+        owner, _, attribute = name.rpartition(".")
+        signature = addnodes.desc_signature("", "", module=module, fullname=name)
+        signature["class"] = owner
+        self.set_source_info(signature)
+        if kind == "property":
+            signature += addnodes.desc_annotation("property ", "property ")
+        signature += addnodes.desc_addname(f"{owner}.", f"{owner}.")
+        signature += addnodes.desc_name(attribute, attribute)
+        if annotation:
+            signature += addnodes.desc_annotation(f": {annotation}", f": {annotation}")
+        return signature
+
+    def _split_content(self) -> tuple[StringList, str]:
+        content = self.content
+        last = content[-1] if content else ""
+        if not last.startswith(render.HTML_LINE):
+            return content, ""
+        return content[:-1], last[len(render.HTML_LINE) :]
+
+
+_BLOCK_START = re.compile(
+    r"\s|[-*+\u2022]\s|\.\.|>>>|\||#\.|\w[.)]\s|\d+[.)]\s|\(|[=~^\"'`#*+<>_-]{3,}\s*$"
+    r"|:[^:`\s][^:`]*:(\s|$)"
+)
+
+
+def plain_paragraphs(lines: StringList) -> list[tuple[str, int]] | None:
+    """The paragraphs of ``lines`` with their line numbers, if they hold nothing but text.
+
+    Most descriptions are a sentence or two: those are parsed as inline markup,
+    which costs a fraction of a nested reST parse (a state machine each). Lines
+    that could start any block construct (a list, a directive, a literal block,
+    a field, a table, a quote) return None, and get the full parse.
+    """
+    paragraphs: list[tuple[str, int]] = []
+    current: list[str] = []
+    start = 0
+    for index, line in enumerate(lines):
+        if not line.strip():
+            if current:
+                paragraphs.append(("\n".join(current), start))
+                current = []
+            continue
+        if _BLOCK_START.match(line) or line.rstrip().endswith("::"):
+            return None
+        if not current:
+            start = lines.info(index)[1] or 0
+        current.append(line)
+    if current:
+        paragraphs.append(("\n".join(current), start))
+    return paragraphs
+
+
+class FragmentLinks(SphinxPostTransform):
+    """Resolve the cross-references in HTML fragments; other builders get plain text.
+
+    Links in fragments are written as :func:`refgen.fragments.xref`
+    placeholders. Each is looked up among the Python domain's objects; one that
+    is not found keeps its label, and is reported when ``nitpicky`` is on.
+    """
+
+    default_priority = 20
+
+    def run(self, **kwargs: Any) -> None:
+        html_output = self.app.builder.format == "html"
+        for node in list(self.document.findall(html_fragment)):
+            html = node.astext()
+            if not html_output:
+                text = fragments.plain_text(html)
+                node.replace_self(nodes.paragraph(text, text) if text else [])
+            elif fragments.XREF_SCHEME in html:
+                resolved = fragments.XREF.sub(partial(self._link, node=node), html)
+                node.replace_self(html_fragment(resolved, resolved, format="html"))
+
+    def _link(self, match: re.Match[str], node: nodes.Node) -> str:
+        css_class, domain, role, target, label = match.groups()
+        target = unescape(target)
+        entry = self.env.get_domain("py").objects.get(target) if domain == "py" else None
+        if entry is None:
+            if self.config.nitpicky:
+                logger.warning(
+                    "%s:%s reference target not found: %s",
+                    domain,
+                    role,
+                    target,
+                    type="ref",
+                    subtype=f"{domain}:{role}",
+                    location=node,
+                )
+            return label
+        uri = (
+            ""
+            if entry.docname == self.env.docname
+            else self.app.builder.get_relative_uri(self.env.docname, entry.docname)
+        )
+        return f'<a class="{css_class}" href="{uri}#{entry.node_id}">{label}</a>'
 
 
 def _find_run(lines: list[str], run: list[str]) -> int | None:
@@ -508,19 +651,22 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "refgen_value_precision", values.DEFAULT_PRECISION, "env", types=frozenset({int})
     )
     app.add_node(pending_source_link)
+    app.add_node(html_fragment)
     app.add_role(render.SOURCE_ROLE, SourceRole())
     app.add_role(render.EQUATION_ROLE, CodeRole("refgen-equation"))
     app.add_role(render.QUALNAME_ROLE, CodeRole("refgen-qualname"))
     app.add_role(render.ATTRIBUTE_ROLE, AttributeLinkRole())
     app.add_role("scenario", ScenarioValueRole())
     app.add_directive(render.TABLE_DIRECTIVE, TableDirective)
-    app.add_directive(render.FIELDS_DIRECTIVE, FieldsDirective)
+    app.add_directive(render.HTML_DIRECTIVE, HtmlDirective)
+    app.add_directive(render.ATTRIBUTE_DIRECTIVE, AttributeDirective)
     app.add_directive("refgen-scenario", ScenarioDirective)
     app.add_directive("refgen-category", CategoryDirective)
     app.add_directive("refgen-helpers", HelpersDirective)
     app.add_directive("refgen-registry", RegistryDirective)
     app.add_directive("refgen-index", IndexDirective)
     app.add_post_transform(SourceLinks)
+    app.add_post_transform(FragmentLinks)
     app.connect("builder-inited", generate_pages)
     app.connect("env-purge-doc", purge_examples)
     app.connect("env-merge-info", merge_examples)
