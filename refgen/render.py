@@ -211,29 +211,44 @@ def _signature(scenario: ScenarioDoc) -> str:
     return f"{scenario.name}(*, {', '.join(parts)})" if parts else scenario.name
 
 
-ATTRIBUTE_DIRECTIVE = "refgen-attribute"
+ATTRIBUTES_DIRECTIVE = "refgen-attributes"
 HTML_DIRECTIVE = "refgen-html"
 HTML_LINE = "\u2016 "
-"""Starts the last content line of a ``refgen-attribute``: its fields, as HTML."""
+"""Starts the last line of an attribute entry's body: its fields, as HTML."""
 
 
 def attribute_entry(
     kind: str, scenario: ScenarioDoc, name: str, annotation: str, body: list[str], fields_html: str
 ) -> list[str]:
-    """One ``refgen-attribute`` entry: signature, reST body, then the fields as HTML.
+    """One entry of a ``refgen-attributes`` block: signature line, reST body, fields as HTML.
 
     The fields hold only code and links, so they need no parsing; the body is
     the author's description, parsed as reST.
     """
     signature = f"{kind} {scenario.name}.{name} {' '.join(annotation.split())}".rstrip()
-    lines = [f".. {ATTRIBUTE_DIRECTIVE}:: {signature}", ""]
-    lines += indent(body)
-    return [*lines, "", indent([HTML_LINE + fields_html.replace("\n", "&#10;")])[0], ""]
+    fields_line = HTML_LINE + fields_html.replace("\n", "&#10;")
+    return [signature, *indent([*body, "", fields_line]), ""]
 
 
-def html_block(html: str) -> list[str]:
-    """An HTML fragment for a ``refgen-html`` block."""
-    return [f".. {HTML_DIRECTIVE}::", "", *indent(html.split("\n")), ""]
+def attributes_block(entries: Iterable[list[str]]) -> list[str]:
+    """The entries of one section, each under a heading of its own name.
+
+    One directive holds them all: docutils starts a nested state machine for
+    every directive in a section, which dominated a page's parse time.
+    """
+    lines = [f".. {ATTRIBUTES_DIRECTIVE}::", ""]
+    for entry in entries:
+        lines += indent(entry)
+    return lines
+
+
+NOT_SEARCHED = "no-search"
+"""Sphinx's class for content its search index skips: figures and diagrams, not prose."""
+
+
+def html_block(html: str, css_class: str = "") -> list[str]:
+    """An HTML fragment for a ``refgen-html`` block, optionally with a CSS class."""
+    return [f".. {HTML_DIRECTIVE}:: {css_class}".rstrip(), "", *indent(html.split("\n")), ""]
 
 
 def _code_or_required(code: str | None) -> str:
@@ -248,10 +263,7 @@ def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, st
         *_inherited_fields(item.inherited_from, item.name),
     ]
     body = [link_names(item.description, targets)] if item.description else []
-    entry = attribute_entry(
-        "attribute", scenario, item.name, "", body, fragments.field_list(fields)
-    )
-    return heading(item.name, "^") + entry
+    return attribute_entry("attribute", scenario, item.name, "", body, fragments.field_list(fields))
 
 
 def _inherited_fields(base: str | None, name: str) -> list[tuple[str, str]]:
@@ -261,11 +273,12 @@ def _inherited_fields(base: str | None, name: str) -> list[tuple[str, str]]:
     return [("Inherited from", fragments.paragraph(links))]
 
 
-def raw_html(html: str, css_class: str) -> list[str]:
+def raw_html(html: str, css_class: str, searched: bool = True) -> list[str]:
     """A raw HTML block (other builders skip it; the code beside it stays)."""
     return [
         "",
         ".. raw:: html",
+        *([] if searched else [f"   :class: {NOT_SEARCHED}"]),
         "",
         f'   <div class="{css_class}">',
         *indent(html.split("\n")),
@@ -317,7 +330,7 @@ def render_derived(
         *_flow_fields(scenario, item.reads, item.feeds),
         *_inherited_fields(item.inherited_from, item.name),
     ]
-    entry = attribute_entry(
+    return attribute_entry(
         "property",
         scenario,
         item.name,
@@ -325,7 +338,6 @@ def render_derived(
         body,
         fragments.field_list(fields),
     )
-    return heading(item.name, "^") + entry
 
 
 def _attribute_links(scenario: ScenarioDoc, names: Iterable[str]) -> str:
@@ -357,7 +369,8 @@ def render_data_flow(scenario: ScenarioDoc) -> list[str]:
     svg = data_flow_svg(scenario, lambda name: f"#{scenario.qualname}.{name}")
     if not svg:
         return []
-    return heading("Data flow", "-") + [DATA_FLOW_INTRO, ""] + raw_html(svg, "refgen-diagram")
+    diagram = raw_html(svg, "refgen-diagram", searched=False)
+    return heading("Data flow", "-") + [DATA_FLOW_INTRO, ""] + diagram
 
 
 def _value_cell(value: object) -> str:
@@ -381,7 +394,8 @@ def render_registry_values(
         ]
         for name in scenario.attribute_names
     ]
-    return lines + html_block(fragments.table(header, rows, "refgen-values", stub_columns=1))
+    table = fragments.table(header, rows, "refgen-values", stub_columns=1)
+    return lines + html_block(table, NOT_SEARCHED)
 
 
 def render_scenario(
@@ -421,12 +435,10 @@ def render_scenario(
     lines += render_registry_values(scenario, values, precision)
     if scenario.inputs:
         lines += heading("Inputs", "-")
-        for item in scenario.inputs:
-            lines += render_input(scenario, item, targets)
+        lines += attributes_block(render_input(scenario, i, targets) for i in scenario.inputs)
     if scenario.derived:
         lines += heading("Derived attributes", "-")
-        for derived in scenario.derived:
-            lines += render_derived(scenario, derived, targets)
+        lines += attributes_block(render_derived(scenario, d, targets) for d in scenario.derived)
     return lines
 
 

@@ -156,57 +156,78 @@ class html_fragment(nodes.raw):
 
 
 class HtmlDirective(SphinxDirective):
-    """``.. refgen-html::``: an HTML fragment from :mod:`refgen.fragments`, not parsed."""
+    """``.. refgen-html:: [classes]``: an HTML fragment from :mod:`refgen.fragments`, not parsed."""
 
     has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
 
     def run(self) -> list[nodes.Node]:
         html = "\n".join(self.content)
-        return [html_fragment(html, html, format="html")]
+        classes = self.arguments[0].split() if self.arguments else []
+        return [html_fragment(html, html, format="html", classes=classes)]
 
 
-class AttributeDirective(SphinxDirective):
-    """``.. refgen-attribute:: kind Class.name [annotation]``: one input or derived attribute.
+_ENTRY = re.compile(r"(attribute|property) (\S+)(?: (.+))?$")
 
-    Builds the object description a ``py:attribute`` or ``py:property``
-    directive would, registered with the Python domain for cross-references,
-    without their signature parsing and field transforms. The content is the
-    author's description (reST); its last line, after :data:`refgen.render.HTML_LINE`,
-    is the attribute's fields as HTML.
+
+class AttributesDirective(SphinxDirective):
+    """``.. refgen-attributes::``: the input or derived attribute entries of a section.
+
+    Each entry is a line ``kind Class.name [annotation]`` followed by an
+    indented body: the author's description (reST), then one last line, after
+    :data:`refgen.render.HTML_LINE`, holding the attribute's fields as HTML.
+
+    Every entry becomes a subsection titled with the attribute's name, holding
+    the object description a ``py:attribute`` or ``py:property`` directive
+    would build, registered with the Python domain for cross-references. It is
+    built here without their signature parsing and field transforms.
     """
 
-    required_arguments = 2
-    optional_arguments = 1
-    final_argument_whitespace = True
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        kind, name, *annotation = self.arguments
+        sections: list[nodes.Node] = []
+        for header, body in self._entries():
+            match = _ENTRY.match(header)
+            if match is None:
+                raise self.error(f"not an attribute entry: {header!r}")
+            kind, name, annotation = match.groups()
+            sections.append(self._section(kind, name, annotation or "", body))
+        return sections
+
+    def _entries(self) -> Iterable[tuple[str, StringList]]:
+        starts = [i for i, line in enumerate(self.content) if line and not line[0].isspace()]
+        for start, end in zip(starts, [*starts[1:], len(self.content)], strict=True):
+            body = self.content[start + 1 : end]
+            body.trim_left(len(body[0]) - len(body[0].lstrip()) if body else 0)
+            yield self.content[start], body
+
+    def _section(self, kind: str, name: str, annotation: str, body: StringList) -> nodes.section:
+        attribute = name.rpartition(".")[2]
+        section = nodes.section()
+        section += nodes.title(attribute, attribute)
+        self.state.document.note_implicit_target(section, section)
         module = self.env.ref_context.get("py:module", "")
         fullname = f"{module}.{name}" if module else name
-        signature = self._signature(kind, name, " ".join(annotation), module)
+        signature = self._signature(kind, name, annotation, module)
         node_id = make_id(self.env, self.state.document, "", fullname)
         signature["ids"].append(node_id)
         self.state.document.note_explicit_target(signature)
         self.env.get_domain("py").note_object(fullname, kind, node_id, location=signature)
-        owner, _, attribute = fullname.rpartition(".")
-        index = addnodes.index(
+        owner = fullname.rpartition(".")[0]
+        section += addnodes.index(
             entries=[("single", f"{attribute} ({owner} {kind})", node_id, "", None)]
         )
         content = addnodes.desc_content()
-        body, html = self._split_content()
-        paragraphs = plain_paragraphs(body)
-        if paragraphs is None:
-            content += self.parse_content_to_nodes(body)
-        for text, line in paragraphs or ():
-            inline, messages = self.parse_inline(text, lineno=line)
-            content += [nodes.paragraph(text, "", *inline), *messages]
+        description, html = _split_fields(body)
+        content += self._parse_description(description)
         if html:
             content += html_fragment(html, html, format="html")
-        description = addnodes.desc(
+        section += addnodes.desc(
             "", signature, content, domain="py", objtype=kind, desctype=kind, classes=["py", kind]
         )
-        return [index, description]
+        return section
 
     def _signature(
         self, kind: str, name: str, annotation: str, module: str
@@ -223,12 +244,23 @@ class AttributeDirective(SphinxDirective):
             signature += addnodes.desc_annotation(f": {annotation}", f": {annotation}")
         return signature
 
-    def _split_content(self) -> tuple[StringList, str]:
-        content = self.content
-        last = content[-1] if content else ""
-        if not last.startswith(render.HTML_LINE):
-            return content, ""
-        return content[:-1], last[len(render.HTML_LINE) :]
+    def _parse_description(self, lines: StringList) -> list[nodes.Node]:
+        paragraphs = plain_paragraphs(lines)
+        if paragraphs is None:
+            return self.parse_content_to_nodes(lines)
+        parsed: list[nodes.Node] = []
+        for text, line in paragraphs:
+            inline, messages = self.parse_inline(text, lineno=line)
+            parsed += [nodes.paragraph(text, "", *inline), *messages]
+        return parsed
+
+
+def _split_fields(body: StringList) -> tuple[StringList, str]:
+    """An entry's body without its last line, and that line's HTML (if it holds fields)."""
+    lines = [i for i, line in enumerate(body) if line.strip()]
+    if not lines or not body[lines[-1]].startswith(render.HTML_LINE):
+        return body, ""
+    return body[: lines[-1]], body[lines[-1]][len(render.HTML_LINE) :]
 
 
 _BLOCK_START = re.compile(
@@ -283,7 +315,9 @@ class FragmentLinks(SphinxPostTransform):
                 node.replace_self(nodes.paragraph(text, text) if text else [])
             elif fragments.XREF_SCHEME in html:
                 resolved = fragments.XREF.sub(partial(self._link, node=node), html)
-                node.replace_self(html_fragment(resolved, resolved, format="html"))
+                node.replace_self(
+                    html_fragment(resolved, resolved, format="html", classes=node["classes"])
+                )
 
     def _link(self, match: re.Match[str], node: nodes.Node) -> str:
         css_class, domain, role, target, label = match.groups()
@@ -659,7 +693,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("scenario", ScenarioValueRole())
     app.add_directive(render.TABLE_DIRECTIVE, TableDirective)
     app.add_directive(render.HTML_DIRECTIVE, HtmlDirective)
-    app.add_directive(render.ATTRIBUTE_DIRECTIVE, AttributeDirective)
+    app.add_directive(render.ATTRIBUTES_DIRECTIVE, AttributesDirective)
     app.add_directive("refgen-scenario", ScenarioDirective)
     app.add_directive("refgen-category", CategoryDirective)
     app.add_directive("refgen-helpers", HelpersDirective)
