@@ -24,6 +24,7 @@ XREF = re.compile(r'<a class="([^"]*)" href="refgen-xref:(\w+):(\w+):([^"]+)">(.
 """A placeholder link: groups are CSS class, domain, role, target and label."""
 
 _TAG = re.compile(r"<[^>]+>")
+_ITEM_END = re.compile(r"</(dd|tr)>")
 
 
 def code(text: str, css_class: str = "") -> str:
@@ -98,5 +99,9 @@ def unlink(html: str) -> str:
 
 
 def plain_text(html: str) -> str:
-    """The visible text of a fragment, whitespace folded: for builders other than HTML."""
-    return " ".join(unescape(_TAG.sub(" ", html)).split())
+    """The visible text of a fragment, for builders other than HTML.
+
+    Fields and table rows end in a semicolon; whitespace is folded.
+    """
+    text = _TAG.sub("", _ITEM_END.sub("; ", html.replace("</dt><dd", "</dt> <dd")))
+    return " ".join(unescape(text).split()).rstrip(";")

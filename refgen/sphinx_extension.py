@@ -247,7 +247,7 @@ class AttributesDirective(SphinxDirective):
     def _parse_description(self, lines: StringList) -> list[nodes.Node]:
         paragraphs = plain_paragraphs(lines)
         if paragraphs is None:
-            return self.parse_content_to_nodes(lines)
+            return nested_parse_to_nodes(self.state, lines)
         parsed: list[nodes.Node] = []
         for text, line in paragraphs:
             inline, messages = self.parse_inline(text, lineno=line)
@@ -264,9 +264,18 @@ def _split_fields(body: StringList) -> tuple[StringList, str]:
 
 
 _BLOCK_START = re.compile(
-    r"\s|[-*+\u2022]\s|\.\.|>>>|\||#\.|\w[.)]\s|\d+[.)]\s|\(|[=~^\"'`#*+<>_-]{3,}\s*$"
-    r"|:[^:`\s][^:`]*:(\s|$)"
+    r"\s|[-*+\u2022]\s|\.\.|>>>|\||#\.|\w[.)]\s|\d+[.)]\s|\(|:[^:`\s][^:`]*:(\s|$)"
 )
+
+
+def _may_start_block(line: str) -> bool:
+    """Whether ``line`` could belong to a reST block construct rather than a paragraph."""
+    stripped = line.strip()
+    return bool(
+        _BLOCK_START.match(line)
+        or stripped.endswith("::")
+        or (len(stripped) > 1 and not any(c.isalnum() for c in stripped))  # rules, tables
+    )
 
 
 def plain_paragraphs(lines: StringList) -> list[tuple[str, int]] | None:
@@ -286,7 +295,7 @@ def plain_paragraphs(lines: StringList) -> list[tuple[str, int]] | None:
                 paragraphs.append(("\n".join(current), start))
                 current = []
             continue
-        if _BLOCK_START.match(line) or line.rstrip().endswith("::"):
+        if _may_start_block(line):
             return None
         if not current:
             start = lines.info(index)[1] or 0

@@ -1,0 +1,106 @@
+"""Class pages through Sphinx: fragment links, descriptions with blocks, other builders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import Tag
+
+from refgen.testing import ScenarioProject, write_scenario_project
+from tests.html_helpers import field_values, read_html, text
+
+BASES = '''
+    """Bases
+
+    Not documented: the base class lives outside the reference.
+    """
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Base:
+        """Holds a size."""
+
+        size: float
+        """A size, in any unit."""
+'''
+
+CALC = '''
+    """Calculations
+
+    A scenario with an inherited input and a description that is a list.
+    """
+
+    from dataclasses import dataclass
+
+    from pkgx.bases import Base
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Doubling(Base):
+        """Doubles a size."""
+
+        factor: float = 2.0
+        """What the size is multiplied by."""
+
+        @property
+        def doubled(self) -> float:
+            """- the size times the factor"""
+            return self.size * self.factor
+'''
+
+
+def project(tmp_path: Path, conf_extra: str = "") -> ScenarioProject:
+    return write_scenario_project(
+        tmp_path, "pkgx", {"bases": BASES, "calc": CALC}, documented=["calc"], conf_extra=conf_extra
+    )
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> ScenarioProject:
+    built = project(tmp_path_factory.mktemp("fragments"))
+    result = built.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    return built
+
+
+def page(built: ScenarioProject) -> Path:
+    return built.root / "_build" / "html" / "reference" / "pkgx.calc" / "Doubling.html"
+
+
+def entry(built: ScenarioProject, name: str) -> Tag:
+    signature = read_html(page(built)).find(id=f"pkgx.calc.Doubling.{name}")
+    return signature.find_next_sibling("dd")
+
+
+def test_description_with_a_list_is_parsed_as_rest(built: ScenarioProject) -> None:
+    description = entry(built, "doubled")
+    items = [text(li) for li in description.find("ul").find_all("li")]
+    assert items == ["the size times the factor"]
+    assert "refgen-attributes" not in text(description)
+    assert len(description.find_all("dl", class_="field-list")) == 1
+
+
+def test_link_to_an_undocumented_base_keeps_its_label(built: ScenarioProject) -> None:
+    inherited = field_values(entry(built, "size"))["Inherited from"]
+    assert inherited.get_text() == "Base (size)"
+    assert inherited.find("a") is None
+    assert "refgen-xref" not in page(built).read_text()
+
+
+def test_unresolved_link_is_a_warning_under_nitpicky(tmp_path: Path) -> None:
+    result = project(tmp_path, "nitpicky = True\n").build("html", "--keep-going")
+    messages = [w for w in result.warnings if "reference target not found" in w]
+    assert any("py:class reference target not found: pkgx.bases.Base" in w for w in messages)
+    assert all("calc.py" in w.split(": WARNING")[0] for w in messages), messages
+
+
+def test_text_builder_gets_the_fields_as_text(built: ScenarioProject) -> None:
+    result = built.build("text", "-W")
+    assert result.returncode == 0, result.stderr
+    page_text = (result.outdir / "reference" / "pkgx.calc" / "Doubling.txt").read_text()
+    assert "Type: float; Declared default: 2.0" in page_text
+    assert "Equation: self.size * self.factor" in " ".join(page_text.split())
+    assert "<dl" not in page_text
