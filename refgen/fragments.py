@@ -24,7 +24,9 @@ XREF = re.compile(r'<a class="([^"]*)" href="refgen-xref:(\w+):(\w+):([^"]+)">(.
 """A placeholder link: groups are CSS class, domain, role, target and label."""
 
 _TAG = re.compile(r"<[^>]+>")
-_ITEM_END = re.compile(r"</(dd|tr)>")
+_NOT_VERBATIM = re.compile(r"""[`*|\\'"@]|(?<!\w)_|_(?!\w)|://|--|\.\.\.|^\s|\s$""")
+_ITEM_END = re.compile(r"</(?:dd|tr)>")
+_BLOCK_START = re.compile(r"\s|[-*+\u2022](\s|$)|[-+/]\S|\.\.|>>>|\||#\.|\w+[.)](\s|$)|\(|:")
 
 
 def code(text: str, css_class: str = "") -> str:
@@ -93,6 +95,38 @@ def table(
     return "".join(parts)
 
 
+def may_start_block(line: str) -> bool:
+    """Whether ``line`` could belong to a reST block construct rather than a paragraph.
+
+    Conservative: a list item, option, directive, comment, doctest, line block,
+    field, enumerator, indented line, literal-block marker, or a line of
+    punctuation only (a section rule or table border).
+    """
+    stripped = line.strip()
+    return bool(
+        _BLOCK_START.match(line)
+        or stripped.endswith("::")
+        or (stripped != "" and not any(c.isalnum() for c in stripped))
+    )
+
+
+def is_verbatim(text: str) -> bool:
+    """Whether docutils would show ``text`` exactly as written, as one paragraph.
+
+    True for prose that holds no block construct (:func:`may_start_block`), no
+    inline markup (literals, emphasis, roles, references, substitutions,
+    escapes), nothing docutils turns into a link (URIs, e-mail addresses) and
+    nothing smart quotes would change (quotes, dashes, ellipses). Such text can
+    be written as HTML directly.
+    """
+    lines = text.split("\n")
+    return (
+        bool(text)
+        and not _NOT_VERBATIM.search(text)
+        and not any(may_start_block(line) or not line.strip() for line in lines)
+    )
+
+
 def unlink(html: str) -> str:
     """``html`` with placeholder links replaced by their labels."""
     return XREF.sub(lambda match: match.group(5), html)
@@ -103,5 +137,6 @@ def plain_text(html: str) -> str:
 
     Fields and table rows end in a semicolon; whitespace is folded.
     """
-    text = _TAG.sub("", _ITEM_END.sub("; ", html.replace("</dt><dd", "</dt> <dd")))
-    return " ".join(unescape(text).split()).rstrip(";")
+    parts = _ITEM_END.split(html.replace("</dt><dd", "</dt> <dd"))
+    items = (" ".join(unescape(_TAG.sub("", part)).split()) for part in parts)
+    return "; ".join(item for item in items if item)

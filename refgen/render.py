@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from refgen import fragments
 from refgen.diagram import data_flow_svg
@@ -29,7 +30,7 @@ from refgen.values import EntryValues, Value
 SOURCE_ROLE = "refgen-source"
 EQUATION_ROLE = "refgen-equation"
 EQUATION_CLASS = "refgen-equation"
-QUALNAME_ROLE = "refgen-qualname"
+QUALNAME_CLASS = "refgen-qualname"
 ATTRIBUTE_ROLE = "refgen-attr"
 
 CONSTRUCTION_NOTE = (
@@ -74,40 +75,90 @@ def own_attribute(scenario: ScenarioDoc, name: str) -> str:
     return f":{ATTRIBUTE_ROLE}:`{name} <{scenario.qualname}.{name}>`"
 
 
+def _mention_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """Bare mentions of the names holding an underscore (``optimizer_moments`` is code;
+    "weights" may be English)."""
+    bare = sorted((name for name in names if "_" in name), key=len, reverse=True)
+    if not bare:
+        return None
+    return re.compile("|".join(_WORD.format(name=re.escape(name)) for name in bare))
+
+
 def link_names(text: str, targets: Mapping[str, str]) -> str:
     """Turn mentions of known names into cross-references.
 
     ``targets`` maps a name to the role text that replaces it, e.g.
     ``{"weights": ":py:attr:`~pkg.Cls.weights`"}``. A name written as a literal
     (````weights````) is always linked; a bare word only when it holds an
-    underscore, since ``optimizer_moments`` is code but "weights" may be English.
-    Other inline markup is left alone.
+    underscore. Other inline markup is left alone.
     """
     if not targets:
         return text
-    bare = [name for name in targets if "_" in name]
-    pattern = re.compile(
-        "|".join(_WORD.format(name=re.escape(n)) for n in sorted(bare, key=len, reverse=True))
-    )
+    pattern = _mention_pattern(targets)
     pieces = _INLINE_MARKUP.split(text)
     for index, piece in enumerate(pieces):
         if index % 2 == 0:
-            if bare:
+            if pattern:
                 pieces[index] = pattern.sub(lambda m: targets[m.group(0)], piece)
         elif piece.startswith("``") and piece[2:-2] in targets:
             pieces[index] = targets[piece[2:-2]]
     return "".join(pieces)
 
 
+def link_names_html(text: str, links: Mapping[str, str]) -> str:
+    """Verbatim text (:func:`refgen.fragments.is_verbatim`) as HTML, mentions linked.
+
+    The HTML counterpart of :func:`link_names`: ``links`` maps a name to the
+    HTML link that replaces its bare mentions.
+    """
+    pattern = _mention_pattern(links)
+    if pattern is None:
+        return fragments.escape(text, quote=False)
+    html, position = [], 0
+    for match in pattern.finditer(text):
+        html += [fragments.escape(text[position : match.start()], quote=False)]
+        html += [links[match.group(0)]]
+        position = match.end()
+    html.append(fragments.escape(text[position:], quote=False))
+    return "".join(html)
+
+
+def _helpers(scenario: ScenarioDoc) -> list[str]:
+    helpers = [r.target for r in scenario.docstring.implementation_references]
+    helpers += [h for d in scenario.derived for h in d.equation.helpers]
+    return [helper for helper in helpers if helper]
+
+
 def scenario_link_targets(scenario: ScenarioDoc) -> dict[str, str]:
     """Names a scenario's prose may mention: its attributes and its helpers."""
     targets = {name: own_attribute(scenario, name) for name in scenario.attribute_names}
-    helpers = [r.target for r in scenario.docstring.implementation_references]
-    helpers += [h for d in scenario.derived for h in d.equation.helpers]
-    for helper in helpers:
-        if helper:
-            targets.setdefault(helper.rpartition(".")[2], f":py:func:`~{helper}`")
+    for helper in _helpers(scenario):
+        targets.setdefault(helper.rpartition(".")[2], f":py:func:`~{helper}`")
     return targets
+
+
+class Mentions(NamedTuple):
+    """What a scenario's prose may mention, and the links that replace each mention."""
+
+    rest: Mapping[str, str]
+    """Name to reST cross-reference, for text parsed as reST."""
+    html: Mapping[str, str]
+    """Name to HTML link, for verbatim text written as HTML."""
+
+
+def scenario_mentions(scenario: ScenarioDoc) -> Mentions:
+    return Mentions(scenario_link_targets(scenario), scenario_link_html(scenario))
+
+
+def scenario_link_html(scenario: ScenarioDoc) -> dict[str, str]:
+    """The HTML links of :func:`scenario_link_targets`, for verbatim descriptions."""
+    links = {
+        name: fragments.anchor_link(f"{scenario.qualname}.{name}", name)
+        for name in scenario.attribute_names
+    }
+    for helper in _helpers(scenario):
+        links.setdefault(helper.rpartition(".")[2], fragments.xref("func", helper))
+    return links
 
 
 def inline_code(code: str, role: str | None = None) -> list[str]:
@@ -189,16 +240,23 @@ def render_references(doc: Docstring) -> list[str]:
     return lines
 
 
-def _attribute_table(scenario: ScenarioDoc) -> list[str]:
+def _attribute_table(scenario: ScenarioDoc, mentions: Mentions) -> list[str]:
+    """Name and description of every attribute, as HTML when no description needs reST."""
     rows = [(i.name, i.description) for i in scenario.inputs]
     rows += [(d.name, d.description) for d in scenario.derived]
-    targets = scenario_link_targets(scenario)
+    rows.sort()
+    if all(fragments.is_verbatim(description) or not description for _, description in rows):
+        cells = [
+            (
+                fragments.anchor_link(f"{scenario.qualname}.{name}", name),
+                link_names_html(description, mentions.html),
+            )
+            for name, description in rows
+        ]
+        return html_block(fragments.table(("Name", "Description"), cells, "refgen-attributes"))
     return table(
         ("Name", "Description"),
-        [
-            (own_attribute(scenario, name), link_names(description, targets))
-            for name, description in sorted(rows)
-        ],
+        [(own_attribute(scenario, n), link_names(d, mentions.rest)) for n, d in rows],
         "refgen-attributes",
     )
 
@@ -218,16 +276,30 @@ HTML_LINE = "\u2016 "
 
 
 def attribute_entry(
-    kind: str, scenario: ScenarioDoc, name: str, annotation: str, body: list[str], fields_html: str
+    kind: str,
+    scenario: ScenarioDoc,
+    name: str,
+    annotation: str,
+    description: str,
+    fields: list[tuple[str, str]],
+    mentions: Mentions,
+    before: str = "",
 ) -> list[str]:
-    """One entry of a ``refgen-attributes`` block: signature line, reST body, fields as HTML.
+    """One entry of a ``refgen-attributes`` block: signature line, reST body, HTML line.
 
-    The fields hold only code and links, so they need no parsing; the body is
-    the author's description, parsed as reST.
+    The HTML line holds ``before`` (HTML), the description when it is verbatim
+    text, and the fields: code and links that need no parsing. A description
+    with reST markup is the body, parsed as reST.
     """
     signature = f"{kind} {scenario.name}.{name} {' '.join(annotation.split())}".rstrip()
-    fields_line = HTML_LINE + fields_html.replace("\n", "&#10;")
-    return [signature, *indent([*body, "", fields_line]), ""]
+    body: list[str] = []
+    if fragments.is_verbatim(description):
+        before += fragments.paragraph(link_names_html(description, mentions.html))
+    elif description:
+        body = [link_names(description, mentions.rest)]
+    html = before + fragments.field_list(fields)
+    html_line = HTML_LINE + html.replace("\n", "&#10;")
+    return [signature, *indent([*body, *([""] if body else []), html_line]), ""]
 
 
 def attributes_block(entries: Iterable[list[str]]) -> list[str]:
@@ -255,15 +327,14 @@ def _code_or_required(code: str | None) -> str:
     return fragments.paragraph(fragments.code(code) if code is not None else "required")
 
 
-def render_input(scenario: ScenarioDoc, item: InputDoc, targets: Mapping[str, str]) -> list[str]:
+def render_input(scenario: ScenarioDoc, item: InputDoc, mentions: Mentions) -> list[str]:
     fields = [
         ("Type", fragments.paragraph(fragments.code(item.annotation))),
         ("Declared default", _code_or_required(item.default)),
         *_flow_fields(scenario, (), item.feeds),
         *_inherited_fields(item.inherited_from, item.name),
     ]
-    body = [link_names(item.description, targets)] if item.description else []
-    return attribute_entry("attribute", scenario, item.name, "", body, fragments.field_list(fields))
+    return attribute_entry("attribute", scenario, item.name, "", item.description, fields, mentions)
 
 
 def _inherited_fields(base: str | None, name: str) -> list[tuple[str, str]]:
@@ -319,24 +390,16 @@ def _equation_html(equation: Equation) -> str:
     return shown + (math_html(result.mathml) if result.mathml else "")
 
 
-def render_derived(
-    scenario: ScenarioDoc, item: DerivedDoc, targets: Mapping[str, str]
-) -> list[str]:
-    body = [f":{QUALNAME_ROLE}:`{item.qualname}`"]
-    if item.description:
-        body += ["", link_names(item.description, targets)]
+def render_derived(scenario: ScenarioDoc, item: DerivedDoc, mentions: Mentions) -> list[str]:
     fields = [
         ("Equation", _equation_html(item.equation)),
         *_flow_fields(scenario, item.reads, item.feeds),
         *_inherited_fields(item.inherited_from, item.name),
     ]
+    annotation = item.return_annotation or ""
+    qualname = fragments.paragraph(fragments.code(item.qualname, QUALNAME_CLASS))
     return attribute_entry(
-        "property",
-        scenario,
-        item.name,
-        item.return_annotation or "",
-        body,
-        fragments.field_list(fields),
+        "property", scenario, item.name, annotation, item.description, fields, mentions, qualname
     )
 
 
@@ -403,7 +466,8 @@ def render_scenario(
 ) -> list[str]:
     """The whole reference page of one scenario class."""
     doc = scenario.docstring
-    targets = scenario_link_targets(scenario)
+    mentions = scenario_mentions(scenario)
+    targets = mentions.rest
     lines = heading(scenario.name, "=")
     lines += [f".. py:currentmodule:: {scenario.module}", ""]
     lines += [
@@ -430,15 +494,15 @@ def render_scenario(
         intro = _examples_intro(scenario)
         lines += heading("Examples", "-") + ([intro, ""] if intro else [])
         lines += doc.examples.text.split("\n") + [""]
-    lines += heading("Attributes", "-") + _attribute_table(scenario)
+    lines += heading("Attributes", "-") + _attribute_table(scenario, mentions)
     lines += render_data_flow(scenario)
     lines += render_registry_values(scenario, values, precision)
     if scenario.inputs:
         lines += heading("Inputs", "-")
-        lines += attributes_block(render_input(scenario, i, targets) for i in scenario.inputs)
+        lines += attributes_block(render_input(scenario, i, mentions) for i in scenario.inputs)
     if scenario.derived:
         lines += heading("Derived attributes", "-")
-        lines += attributes_block(render_derived(scenario, d, targets) for d in scenario.derived)
+        lines += attributes_block(render_derived(scenario, d, mentions) for d in scenario.derived)
     return lines
 
 

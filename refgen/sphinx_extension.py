@@ -200,7 +200,8 @@ class AttributesDirective(SphinxDirective):
         starts = [i for i, line in enumerate(self.content) if line and not line[0].isspace()]
         for start, end in zip(starts, [*starts[1:], len(self.content)], strict=True):
             body = self.content[start + 1 : end]
-            body.trim_left(len(body[0]) - len(body[0].lstrip()) if body else 0)
+            indents = [len(line) - len(line.lstrip()) for line in body if line.strip()]
+            body.trim_left(min(indents, default=0))
             yield self.content[start], body
 
     def _section(self, kind: str, name: str, annotation: str, body: StringList) -> nodes.section:
@@ -263,21 +264,6 @@ def _split_fields(body: StringList) -> tuple[StringList, str]:
     return body[: lines[-1]], body[lines[-1]][len(render.HTML_LINE) :]
 
 
-_BLOCK_START = re.compile(
-    r"\s|[-*+\u2022]\s|\.\.|>>>|\||#\.|\w[.)]\s|\d+[.)]\s|\(|:[^:`\s][^:`]*:(\s|$)"
-)
-
-
-def _may_start_block(line: str) -> bool:
-    """Whether ``line`` could belong to a reST block construct rather than a paragraph."""
-    stripped = line.strip()
-    return bool(
-        _BLOCK_START.match(line)
-        or stripped.endswith("::")
-        or (len(stripped) > 1 and not any(c.isalnum() for c in stripped))  # rules, tables
-    )
-
-
 def plain_paragraphs(lines: StringList) -> list[tuple[str, int]] | None:
     """The paragraphs of ``lines`` with their line numbers, if they hold nothing but text.
 
@@ -295,7 +281,7 @@ def plain_paragraphs(lines: StringList) -> list[tuple[str, int]] | None:
                 paragraphs.append(("\n".join(current), start))
                 current = []
             continue
-        if _may_start_block(line):
+        if fragments.may_start_block(line):
             return None
         if not current:
             start = lines.info(index)[1] or 0
@@ -697,7 +683,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(html_fragment)
     app.add_role(render.SOURCE_ROLE, SourceRole())
     app.add_role(render.EQUATION_ROLE, CodeRole("refgen-equation"))
-    app.add_role(render.QUALNAME_ROLE, CodeRole("refgen-qualname"))
     app.add_role(render.ATTRIBUTE_ROLE, AttributeLinkRole())
     app.add_role("scenario", ScenarioValueRole())
     app.add_directive(render.TABLE_DIRECTIVE, TableDirective)

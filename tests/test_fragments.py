@@ -5,8 +5,10 @@ from __future__ import annotations
 import html
 
 from bs4 import BeautifulSoup
+from docutils import nodes
+from docutils.core import publish_doctree
 from docutils.statemachine import StringList
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refgen import fragments
@@ -79,7 +81,7 @@ def test_sentences_are_plain_paragraphs() -> None:
 
 
 def test_roles_are_plain_but_fields_are_not() -> None:
-    assert plain_paragraphs(lines(":py:func:`f` does it.")) is not None
+    assert plain_paragraphs(lines("It calls :py:func:`f`.")) is not None
     assert plain_paragraphs(lines(":param x: a field")) is None
 
 
@@ -102,3 +104,35 @@ def test_plain_paragraphs_keep_every_line(text: list[str]) -> None:
     if found is not None:
         kept = [line for paragraph, _ in found for line in paragraph.split("\n")]
         assert kept == [line for line in text if line.strip()]
+
+
+def docutils_paragraph(text: str) -> str | None:
+    """What docutils makes of ``text``: its one paragraph of plain text, or None."""
+    document = publish_doctree(
+        text, settings_overrides={"report_level": 5, "halt_level": 5, "smart_quotes": True}
+    )
+    if len(document.children) != 1 or not isinstance(document[0], nodes.paragraph):
+        return None
+    paragraph = document[0]
+    if not all(isinstance(child, nodes.Text) for child in paragraph.children):
+        return None
+    return paragraph.astext()
+
+
+prose = st.text(alphabet="abAIv _-*`:.|\\'\"@/()<>[]12\n#=+~^&;!?", min_size=1, max_size=30)
+
+
+@settings(max_examples=300)
+@given(prose)
+def test_verbatim_text_is_what_docutils_shows_unchanged(text: str) -> None:
+    """The fast path's promise: text written as HTML directly is what docutils would show."""
+    if fragments.is_verbatim(text):
+        shown = docutils_paragraph(text)
+        assert shown is not None
+        assert shown.split() == text.split()  # the same words; HTML folds the whitespace
+
+
+def test_prose_is_verbatim_and_markup_is_not() -> None:
+    assert fragments.is_verbatim("Peak bytes of the update step (optimizer_state included).")
+    for text in ("Uses ``x``.", "A *big* one.", "See foo_.", "- a list", "Model's size", "x -- y"):
+        assert not fragments.is_verbatim(text), text
