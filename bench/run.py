@@ -107,7 +107,7 @@ from refgen import analysis, discovery, render, values
 from refgen.pages import plan_site
 docs = Path({str(docs)!r})
 registry = analysis.analyse_registry("{PACKAGE}.registry.Named")
-plan = plan_site({modules!r}, None, "reference", "Reference")
+plan = plan_site({modules!r}, "{PACKAGE}.registry.Named", "reference", "Reference")
 for page in plan.pages:
     directive, _, argument = page.text.split("\\n\\n", 1)[1].partition(":: ")
     argument = argument.splitlines()[0]
@@ -118,6 +118,8 @@ for page in plan.pages:
         module = discovery.import_module(argument)
         docs_ = [analysis.analyse_scenario(c) for c in discovery.scenario_classes(module)]
         lines = render.render_category(analysis.analyse_module(argument), docs_)
+    elif "refgen-registry" in directive:
+        lines = render.render_registry(registry)
     elif "refgen-index" in directive:
         entries = [line.strip() for line in page.text.splitlines() if line.startswith("   ")]
         lines = render.render_index("Reference", "Static.", entries)
