@@ -71,8 +71,9 @@ def _module_source(obj: Any) -> ModuleSource:
     return read_module_source(path)
 
 
+@functools.lru_cache(maxsize=1024)
 def analyse_module(module_name: str) -> ModuleDoc:
-    """Title, description and members of a scenario or helper module."""
+    """Title, description and members of a scenario or helper module (once per build)."""
     module = sys.modules[module_name]
     source = _module_source(module)
     node = docstring_node(source.tree.body)
@@ -197,6 +198,8 @@ def clear_caches() -> None:
     edited modules never mixes an old analysis with new source.
     """
     _analyse_class.cache_clear()
+    analyse_module.cache_clear()
+    discovery.resolved_path.cache_clear()
     _REGISTRIES.clear()
     clear_member_caches()
     clear_source_caches()
@@ -343,7 +346,7 @@ def _source_files(cls: type, derived: Iterable[DerivedDoc]) -> tuple[str, ...]:
             imported = sys.modules.get(name)
             path = getattr(imported, "__file__", None)
             if path:
-                files.add(str(Path(path).resolve()))
+                files.add(discovery.resolved_path(path))
     return tuple(sorted(f for f in files if f and _in_project(cls, f)))
 
 
@@ -353,7 +356,7 @@ def _in_project(cls: type, path: str) -> bool:
     top_file = getattr(top, "__file__", None)
     if not top_file:
         return True
-    root = Path(top_file).resolve()
+    root = Path(discovery.resolved_path(top_file))
     root = root.parent if root.name == "__init__.py" else root
     return (
         Path(path) == root
@@ -389,8 +392,7 @@ def analyse_scenario(cls: type, registry: RegistryDoc | None = None) -> Scenario
     doc = _analyse_class(cls)
     if registry is None:
         return doc
-    entries = tuple(e for e in registry.entries if e.scenario == doc.qualname)
-    return dataclasses.replace(doc, registry_entries=entries)
+    return dataclasses.replace(doc, registry_entries=registry.entries_of(doc.qualname))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -128,7 +128,17 @@ def module_file(module_name: str) -> str | None:
         except (ImportError, ValueError):
             return None
         path = spec.origin if spec is not None and spec.has_location else None
-    return str(Path(path).resolve()) if path else None
+    return resolved_path(path) if path else None
+
+
+@functools.lru_cache(maxsize=4096)
+def resolved_path(path: str) -> str:
+    """``path`` made absolute with symlinks resolved, remembered for the process.
+
+    Every page asks for the files of its class, helpers and registry; resolving
+    each path once saves a ``stat`` per path component per ask.
+    """
+    return str(Path(path).resolve())
 
 
 def source_file(obj: Any) -> str | None:
@@ -137,15 +147,15 @@ def source_file(obj: Any) -> str | None:
         path = inspect.getsourcefile(obj)
     except TypeError:
         return None
-    return str(Path(path).resolve()) if path else None
+    return resolved_path(path) if path else None
 
 
 def display_path(module_name: str) -> str:
     """A module's file relative to the folder holding its top-level package."""
     module = sys.modules[module_name]
-    path = Path(module.__file__ or module_name).resolve()
+    path = Path(resolved_path(module.__file__ or module_name))
     top = sys.modules[module_name.partition(".")[0]]
-    top_file = Path(top.__file__ or path).resolve()
+    top_file = Path(resolved_path(top.__file__ or str(path)))
     root = top_file.parent.parent if top_file.name == "__init__.py" else top_file.parent
     try:
         return path.relative_to(root).as_posix()

@@ -40,26 +40,33 @@ def called_names(node: ast.AST) -> tuple[str, ...]:
     Method calls on ``self`` and on computed values (``x.to('MB')``) are left out:
     only plain names and module attributes can name a helper.
     """
-    found = []
-    for child in ast.walk(node):
-        if isinstance(child, ast.Call):
-            name = dotted_name(child.func)
-            if name and not name.startswith("self."):
-                found.append((child.lineno, child.col_offset, name))
-    return tuple(dict.fromkeys(name for _, _, name in sorted(found)))
+    return _calls_and_reads(node)[0]
 
 
 def self_reads(node: ast.AST) -> tuple[str, ...]:
     """Attribute names read from ``self`` under ``node``, in source order, once each."""
-    found = [
-        (child.lineno, child.col_offset, child.attr)
-        for child in ast.walk(node)
-        if isinstance(child, ast.Attribute)
-        and isinstance(child.value, ast.Name)
-        and child.value.id == "self"
-        and isinstance(child.ctx, ast.Load)
-    ]
-    return tuple(dict.fromkeys(name for _, _, name in sorted(found)))
+    return _calls_and_reads(node)[1]
+
+
+def _calls_and_reads(node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`called_names` and :func:`self_reads` in one walk of the tree."""
+    calls, reads = [], []
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call):
+            name = dotted_name(child.func)
+            if name and not name.startswith("self."):
+                calls.append((child.lineno, child.col_offset, name))
+        elif (
+            isinstance(child, ast.Attribute)
+            and isinstance(child.value, ast.Name)
+            and child.value.id == "self"
+            and isinstance(child.ctx, ast.Load)
+        ):
+            reads.append((child.lineno, child.col_offset, child.attr))
+    return (
+        tuple(dict.fromkeys(name for _, _, name in sorted(calls))),
+        tuple(dict.fromkeys(name for _, _, name in sorted(reads))),
+    )
 
 
 def _body_without_docstring(function: ast.FunctionDef) -> list[ast.stmt]:
@@ -83,7 +90,7 @@ def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> Extract
     """Read the equation of ``function`` from its body."""
     body = _body_without_docstring(function)
     tree = ast.Module(body=body, type_ignores=[])
-    calls, reads = called_names(tree), self_reads(tree)
+    calls, reads = _calls_and_reads(tree)
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return ExtractedEquation(_returned_expression(module, body[0]), calls, reads=reads)
     if not body:

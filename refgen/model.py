@@ -7,6 +7,7 @@ Sphinx pages, the command line and a JSON export.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 
@@ -173,6 +174,17 @@ class RegistryDoc:
     description: str
     entries: tuple[RegistryEntryDoc, ...]
     location: SourceLocation | None = None
+
+    def entries_of(self, scenario: str) -> tuple[RegistryEntryDoc, ...]:
+        """The entries whose class is ``scenario`` (a dotted path), in registry order."""
+        return self._entries_by_class.get(scenario, ())
+
+    @functools.cached_property
+    def _entries_by_class(self) -> dict[str, tuple[RegistryEntryDoc, ...]]:
+        grouped: dict[str, list[RegistryEntryDoc]] = {}
+        for entry in self.entries:
+            grouped.setdefault(entry.scenario, []).append(entry)
+        return {scenario: tuple(entries) for scenario, entries in grouped.items()}
 
 
 @dataclass(frozen=True)
