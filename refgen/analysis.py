@@ -205,6 +205,17 @@ def clear_caches() -> None:
     clear_source_caches()
 
 
+def release_syntax_trees() -> None:
+    """Drop the parsed source files; the analysed records stay cached.
+
+    A build analyses every class while planning; keeping hundreds of modules'
+    syntax trees alive afterwards only gives the garbage collector more to walk
+    on each full pass. Anything analysed later parses its file again.
+    """
+    clear_member_caches()
+    clear_source_caches()
+
+
 def registry_files(registry_path: str) -> tuple[str, ...]:
     """Files an edit to which can change the registry's entries.
 

@@ -654,6 +654,7 @@ def generate_pages(app: Sphinx) -> None:
     BUILD_STATE["registry_files"] = (
         analysis.registry_files(config.refgen_registry) if config.refgen_registry else ()
     )
+    analysis.release_syntax_trees()
     written = write_plan(plan, Path(app.srcdir), config.refgen_root)
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
