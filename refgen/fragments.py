@@ -59,6 +59,11 @@ def paragraph(inner: str) -> str:
     return f"<p>{inner}</p>"
 
 
+def bullet_list(items: Iterable[str]) -> str:
+    """A compact bullet list of inner HTML items."""
+    return '<ul class="simple">' + "".join(f"<li><p>{item}</p></li>" for item in items) + "</ul>"
+
+
 def field_list(items: Iterable[tuple[str, str]]) -> str:
     """A field list of ``(label, inner HTML)`` items."""
     parts = ['<dl class="field-list simple">']

@@ -277,7 +277,7 @@ HTML_LINE = "\u2016 "
 
 def attribute_entry(
     kind: str,
-    scenario: ScenarioDoc,
+    owner: str,
     name: str,
     annotation: str,
     description: str,
@@ -291,7 +291,7 @@ def attribute_entry(
     text, and the fields: code and links that need no parsing. A description
     with reST markup is the body, parsed as reST.
     """
-    signature = f"{kind} {scenario.name}.{name} {' '.join(annotation.split())}".rstrip()
+    signature = f"{kind} {owner}.{name} {' '.join(annotation.split())}".rstrip()
     body: list[str] = []
     if fragments.is_verbatim(description):
         before += fragments.paragraph(link_names_html(description, mentions.html))
@@ -334,7 +334,9 @@ def render_input(scenario: ScenarioDoc, item: InputDoc, mentions: Mentions) -> l
         *_flow_fields(scenario, (), item.feeds),
         *_inherited_fields(item.inherited_from, item.name),
     ]
-    return attribute_entry("attribute", scenario, item.name, "", item.description, fields, mentions)
+    return attribute_entry(
+        "attribute", scenario.name, item.name, "", item.description, fields, mentions
+    )
 
 
 def _inherited_fields(base: str | None, name: str) -> list[tuple[str, str]]:
@@ -399,7 +401,14 @@ def render_derived(scenario: ScenarioDoc, item: DerivedDoc, mentions: Mentions) 
     annotation = item.return_annotation or ""
     qualname = fragments.paragraph(fragments.code(item.qualname, QUALNAME_CLASS))
     return attribute_entry(
-        "property", scenario, item.name, annotation, item.description, fields, mentions, qualname
+        "property",
+        scenario.name,
+        item.name,
+        annotation,
+        item.description,
+        fields,
+        mentions,
+        qualname,
     )
 
 
@@ -627,14 +636,22 @@ def render_registry(registry: RegistryDoc) -> list[str]:
     for paragraph in (registry.title, *registry.description.split("\n\n")):
         if paragraph:
             lines += indent([paragraph, ""])
+    no_mentions = Mentions({}, {})
+    entries = []
     for entry in registry.entries:
-        lines += heading(entry.name, "-")
-        lines += [f".. py:attribute:: {name}.{entry.name}", f"   :type: {entry.scenario}", ""]
-        if entry.description:
-            lines += indent([entry.description, ""])
-        lines += indent(field("Scenario", [f":py:class:`~{entry.scenario}`"]))
+        fields = [("Scenario", fragments.paragraph(fragments.xref("class", entry.scenario)))]
         if entry.inputs:
-            items = [f"- ``{key}={value}``" for key, value in entry.inputs]
-            lines += indent(field("Stated inputs", ["", *items]))
-        lines.append("")
-    return lines
+            items = [fragments.code(f"{key}={value}") for key, value in entry.inputs]
+            fields.append(("Stated inputs", fragments.bullet_list(items)))
+        entries.append(
+            attribute_entry(
+                "attribute",
+                name,
+                entry.name,
+                entry.scenario,
+                entry.description,
+                fields,
+                no_mentions,
+            )
+        )
+    return lines + attributes_block(entries)

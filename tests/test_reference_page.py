@@ -206,3 +206,22 @@ def test_category_page_lists_scenarios_with_headline_figures(site: BuildResult) 
     summary, headline = rows["UpdateWorkingSetScenario"]
     assert summary.startswith("A full on-device update with Adam")
     assert headline == "amplification = 9 (PhoneFullUpdateWorkingSet)"
+
+
+def test_registry_page_gives_each_entry_its_class_and_stated_inputs(site: BuildResult) -> None:
+    page = read_html(site.outdir / "reference" / "registry.html")
+    entry = "scenarios.Scenarios.PhoneFullUpdateWorkingSet"
+    section_heading = page.find(id=entry).find_parent("section").find("h2")
+    assert heading_text(section_heading) == "PhoneFullUpdateWorkingSet"
+    fields = field_values(page.find(id=entry).find_next_sibling("dd"))
+    link = fields["Scenario"].find("a")
+    assert link["href"] == f"scenarios.training/UpdateWorkingSetScenario.html#{CLASS}"
+    stated = [code.get_text() for code in fields["Stated inputs"].find_all("code")]
+    assert stated == [  # as written in the registry's source
+        "parameters=10e6",
+        "bytes_per_param=4 * ureg.byte",
+        "optimizer_moments=2",
+        "activation_factor=5.0",
+        "activation_factor_high=8.0",
+        "bandwidth=51.2 * ureg.GB / ureg.s",
+    ]
