@@ -94,7 +94,7 @@ def expression_to_mathml(source: str) -> MathResult:
     """
     try:
         text, tree = _parse_expression(source)
-        _refuse_deep_nesting(tree)
+        _refuse_deep_nesting(tree, text)
         body = _Layout(text, tree).render(tree.body)
         return MathResult(_serialize(body))
     except _Refusal as refusal:
@@ -139,7 +139,12 @@ def _why_not_an_expression(text: str, error: SyntaxError | ValueError) -> str:
     return f"not a single expression: {len(module.body)} statements"
 
 
-def _refuse_deep_nesting(tree: ast.AST) -> None:
+def _refuse_deep_nesting(tree: ast.AST, text: str) -> None:
+    # Every level of the tree below the Expression holds at least one character
+    # of the source, plus one for an expression context: short text cannot nest
+    # deeper than the limit, and needs no walk.
+    if len(text) + 2 <= MAX_NESTING_DEPTH:
+        return
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -207,7 +212,8 @@ class _Brackets:
 
     def __init__(self, text: str, tree: ast.AST) -> None:
         self._lines = text.split("\n")
-        tokens = _significant_tokens(text)
+        # Without a "(" there is nothing to group, and no need to tokenize.
+        tokens = _significant_tokens(text) if "(" in text else []
         self._index_by_start = {token.start: index for index, token in enumerate(tokens)}
         self._index_by_end = {token.end: index for index, token in enumerate(tokens)}
         self._closing = _matching_parentheses(tokens)
