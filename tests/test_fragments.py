@@ -48,12 +48,17 @@ def test_field_list_pairs_labels_with_bodies() -> None:
     assert [dd.get_text() for dd in listing.find_all("dd")] == ["float", "x"]
 
 
+# Control characters are left out: an HTML parser rewrites "\r", which says
+# nothing about the links (their labels are Python names).
 targets = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1).filter(
     lambda t: t.strip() == t and '"' not in t
 )
 
 
-@given(target=targets, label=st.text(max_size=20))
+labels = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
+
+
+@given(target=targets, label=labels)
 def test_placeholder_links_round_trip(target: str, label: str) -> None:
     link = fragments.xref("func", target, label)
     match = fragments.XREF.search(link)
@@ -61,7 +66,7 @@ def test_placeholder_links_round_trip(target: str, label: str) -> None:
     _, domain, role, found, shown = match.groups()
     assert (domain, role, html.unescape(found)) == ("py", "func", target)
     assert parse(shown).get_text() == label
-    assert fragments.XREF_SCHEME not in fragments.unlink(link)
+    assert fragments.XREF.search(fragments.unlink(link)) is None
 
 
 @given(st.text())
