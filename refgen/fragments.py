@@ -38,6 +38,15 @@ def code(text: str, css_class: str = "") -> str:
     return f'<code class="{classes}">{escape(text, quote=False)}</code>'
 
 
+def code_body(text: str, css_class: str = "") -> str:
+    """Code as a block of its own: a paragraph of inline code, or a ``pre`` block.
+
+    A ``pre`` cannot sit inside a paragraph, so multi-line code stands alone.
+    """
+    shown = code(text, css_class)
+    return shown if "\n" in text else paragraph(shown)
+
+
 def anchor_link(anchor: str, label: str) -> str:
     """A link to an entry on this page, shown as code like a ``:py:attr:`` reference."""
     return (

@@ -75,6 +75,11 @@ def own_attribute(scenario: ScenarioDoc, name: str) -> str:
     return f":{ATTRIBUTE_ROLE}:`{name} <{scenario.qualname}.{name}>`"
 
 
+def own_attribute_link(scenario: ScenarioDoc, name: str) -> str:
+    """The HTML counterpart of :func:`own_attribute`, for fragments."""
+    return fragments.anchor_link(f"{scenario.qualname}.{name}", name)
+
+
 def _mention_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     """Bare mentions of the names holding an underscore (``optimizer_moments`` is code;
     "weights" may be English)."""
@@ -152,10 +157,7 @@ def scenario_mentions(scenario: ScenarioDoc) -> Mentions:
 
 def scenario_link_html(scenario: ScenarioDoc) -> dict[str, str]:
     """The HTML links of :func:`scenario_link_targets`, for verbatim descriptions."""
-    links = {
-        name: fragments.anchor_link(f"{scenario.qualname}.{name}", name)
-        for name in scenario.attribute_names
-    }
+    links = {name: own_attribute_link(scenario, name) for name in scenario.attribute_names}
     for helper in _helpers(scenario):
         links.setdefault(helper.rpartition(".")[2], fragments.xref("func", helper))
     return links
@@ -247,10 +249,7 @@ def _attribute_table(scenario: ScenarioDoc, mentions: Mentions) -> list[str]:
     rows.sort()
     if all(fragments.is_verbatim(description) or not description for _, description in rows):
         cells = [
-            (
-                fragments.anchor_link(f"{scenario.qualname}.{name}", name),
-                link_names_html(description, mentions.html),
-            )
+            (own_attribute_link(scenario, name), link_names_html(description, mentions.html))
             for name, description in rows
         ]
         return html_block(fragments.table(("Name", "Description"), cells, "refgen-attributes"))
@@ -324,12 +323,12 @@ def html_block(html: str, css_class: str = "") -> list[str]:
 
 
 def _code_or_required(code: str | None) -> str:
-    return fragments.paragraph(fragments.code(code) if code is not None else "required")
+    return fragments.code_body(code) if code is not None else fragments.paragraph("required")
 
 
 def render_input(scenario: ScenarioDoc, item: InputDoc, mentions: Mentions) -> list[str]:
     fields = [
-        ("Type", fragments.paragraph(fragments.code(item.annotation))),
+        ("Type", fragments.code_body(item.annotation)),
         ("Declared default", _code_or_required(item.default)),
         *_flow_fields(scenario, (), item.feeds),
         *_inherited_fields(item.inherited_from, item.name),
@@ -386,8 +385,7 @@ def _equation_html(equation: Equation) -> str:
             return fragments.paragraph(BODY_EQUATION.format(helpers=helpers))
         sentence = BODY_EQUATION_NO_HELPER.format(reason=equation.reason)
         return fragments.paragraph(fragments.escape(sentence))
-    code = fragments.code(equation.expression, EQUATION_CLASS)
-    shown = code if code.startswith("<pre") else fragments.paragraph(code)
+    shown = fragments.code_body(equation.expression, EQUATION_CLASS)
     result = expression_to_mathml(equation.expression)
     return shown + (math_html(result.mathml) if result.mathml else "")
 
@@ -399,7 +397,7 @@ def render_derived(scenario: ScenarioDoc, item: DerivedDoc, mentions: Mentions) 
         *_inherited_fields(item.inherited_from, item.name),
     ]
     annotation = item.return_annotation or ""
-    qualname = fragments.paragraph(fragments.code(item.qualname, QUALNAME_CLASS))
+    qualname = fragments.code_body(item.qualname, QUALNAME_CLASS)
     return attribute_entry(
         "property",
         scenario.name,
@@ -413,7 +411,7 @@ def render_derived(scenario: ScenarioDoc, item: DerivedDoc, mentions: Mentions) 
 
 
 def _attribute_links(scenario: ScenarioDoc, names: Iterable[str]) -> str:
-    return ", ".join(fragments.anchor_link(f"{scenario.qualname}.{name}", name) for name in names)
+    return ", ".join(own_attribute_link(scenario, name) for name in names)
 
 
 def _flow_fields(
@@ -460,10 +458,7 @@ def render_registry_values(
     lines = heading("Registry values", "-") + [VALUES_INTRO.format(precision=precision), ""]
     header = ["Attribute", *(fragments.xref("attr", v.qualname, v.entry) for v in values)]
     rows = [
-        [
-            fragments.anchor_link(f"{scenario.qualname}.{name}", name),
-            *(_value_cell(v.value(name)) for v in values),
-        ]
+        [own_attribute_link(scenario, name), *(_value_cell(v.value(name)) for v in values)]
         for name in scenario.attribute_names
     ]
     table = fragments.table(header, rows, "refgen-values", stub_columns=1)

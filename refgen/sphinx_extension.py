@@ -684,7 +684,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(pending_source_link)
     app.add_node(html_fragment)
     app.add_role(render.SOURCE_ROLE, SourceRole())
-    app.add_role(render.EQUATION_ROLE, CodeRole("refgen-equation"))
+    app.add_role(render.EQUATION_ROLE, CodeRole(render.EQUATION_CLASS))
     app.add_role(render.ATTRIBUTE_ROLE, AttributeLinkRole())
     app.add_role("scenario", ScenarioValueRole())
     app.add_directive(render.TABLE_DIRECTIVE, TableDirective)

@@ -30,6 +30,14 @@ def test_multi_line_code_is_a_pre_block() -> None:
     assert pre.get_text() == "x = 1\ny = 2"
 
 
+def test_code_in_a_field_body_is_a_paragraph_or_a_block_of_its_own() -> None:
+    one_line = parse(fragments.code_body("float"))
+    assert one_line.find("p").find("code").get_text() == "float"
+    block = parse(fragments.code_body("Optional[\n    float]", "refgen-equation"))
+    assert block.find("p") is None  # a pre inside a p is invalid HTML
+    assert block.find("pre").get_text() == "Optional[\n    float]"
+
+
 def test_table_has_header_stub_column_and_cells() -> None:
     table = parse(
         fragments.table(["Attribute", "A"], [["x", "1"], ["y", "2"]], "values", stub_columns=1)
