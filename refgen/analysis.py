@@ -201,8 +201,7 @@ def clear_caches() -> None:
     analyse_module.cache_clear()
     discovery.resolved_path.cache_clear()
     _REGISTRIES.clear()
-    clear_member_caches()
-    clear_source_caches()
+    release_syntax_trees()
 
 
 def release_syntax_trees() -> None:
@@ -245,7 +244,7 @@ def registry_files(registry_path: str) -> tuple[str, ...]:
             if name not in scenario_modules:
                 files.add(getattr(sys.modules.get(name), "__file__", None))
     top = parts[0]
-    return tuple(sorted(str(Path(f).resolve()) for f in files if f and _in_package(top, f)))
+    return tuple(sorted(discovery.resolved_path(f) for f in files if f and _in_package(top, f)))
 
 
 def _in_package(top: str, path: str) -> bool:
@@ -253,9 +252,8 @@ def _in_package(top: str, path: str) -> bool:
     root_file = discovery.module_file(top)
     if root_file is None:
         return False
-    root = Path(root_file)
-    root = root.parent if root.name == "__init__.py" else root
-    return Path(path) == root or root in Path(path).resolve().parents
+    root = discovery.package_root(root_file)
+    return Path(path) == root or root in Path(discovery.resolved_path(path)).parents
 
 
 def analyse_registry(registry_path: str) -> RegistryDoc:
@@ -367,8 +365,7 @@ def _in_project(cls: type, path: str) -> bool:
     top_file = getattr(top, "__file__", None)
     if not top_file:
         return True
-    root = Path(discovery.resolved_path(top_file))
-    root = root.parent if root.name == "__init__.py" else root
+    root = discovery.package_root(discovery.resolved_path(top_file))
     return (
         Path(path) == root
         or root in Path(path).parents

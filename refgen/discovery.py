@@ -150,13 +150,18 @@ def source_file(obj: Any) -> str | None:
     return resolved_path(path) if path else None
 
 
+def package_root(top_file: str) -> Path:
+    """The folder of a package from its ``__init__.py``, or a top-level module's own file."""
+    root = Path(top_file)
+    return root.parent if root.name == "__init__.py" else root
+
+
 def display_path(module_name: str) -> str:
     """A module's file relative to the folder holding its top-level package."""
     module = sys.modules[module_name]
     path = Path(resolved_path(module.__file__ or module_name))
     top = sys.modules[module_name.partition(".")[0]]
-    top_file = Path(resolved_path(top.__file__ or str(path)))
-    root = top_file.parent.parent if top_file.name == "__init__.py" else top_file.parent
+    root = package_root(resolved_path(top.__file__ or str(path))).parent
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
