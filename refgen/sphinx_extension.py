@@ -22,6 +22,7 @@ from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.display import status_iterator
@@ -667,8 +668,11 @@ def generate_pages(app: Sphinx) -> None:
 STATIC = Path(__file__).parent / "static"
 
 
-def add_static_path(app: Sphinx) -> None:
-    app.config.html_static_path.append(str(STATIC))
+def add_static_path(app: Sphinx, config: Config) -> None:
+    # At config-inited, before the environment compares this configuration with
+    # the pickled one: added later, the path would read as a change to conf.py.
+    if str(STATIC) not in config.html_static_path:
+        config.html_static_path.append(str(STATIC))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -701,6 +705,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", purge_examples)
     app.connect("env-merge-info", merge_examples)
     app.connect("env-updated", run_queued_examples)
-    app.connect("builder-inited", add_static_path)
+    app.connect("config-inited", add_static_path)
     app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -129,6 +129,13 @@ def test_nothing_changed_rereads_nothing(travel: ScenarioProject) -> None:
     assert reread(again) == set()
 
 
+def test_rebuild_sees_the_configuration_unchanged(travel: ScenarioProject) -> None:
+    """refgen's own settings (its static folder) must not read as a change to conf.py."""
+    again = travel.build("html", "-W")
+    assert "configuration has changed" not in again.stdout
+    assert "targets for 0 source files that are out of date" in again.stdout
+
+
 def test_registry_input_change_updates_every_page_that_shows_it(travel: ScenarioProject) -> None:
     touch_edit(travel.module_path("registry"), "Trip(distance=120.0", "Trip(distance=90.0")
     touch_edit(travel.module_path("motion"), "    2.0\n", "    1.5\n")
