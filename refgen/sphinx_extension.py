@@ -130,8 +130,8 @@ class TableDirective(SphinxDirective):
         width = len(rows[0])
         stubs = self.options.get("stub-columns", 0)
         group = nodes.tgroup(cols=width)
-        for column in range(width):
-            group += nodes.colspec(colwidth=1, stub=int(column < stubs))
+        for column, colwidth in enumerate(_column_widths(rows)):
+            group += nodes.colspec(colwidth=colwidth, stub=int(column < stubs))
         head, body = nodes.thead(), nodes.tbody()
         head += self._row(rows[0], messages)
         for row in rows[1:]:
@@ -147,6 +147,18 @@ class TableDirective(SphinxDirective):
             messages += problems
             row += nodes.entry("", nodes.paragraph("", "", *inline))
         return row
+
+
+WIDEST_COLUMN = 50
+"""Characters; the text builder wraps longer cells, LaTeX reads widths as proportions."""
+
+
+def _column_widths(rows: list[list[str]]) -> list[int]:
+    """Each column's widest cell as written (HTML ignores this: the table is ``colwidths-auto``)."""
+    return [
+        min(WIDEST_COLUMN, max(1, *(len(row[column].strip()) for row in rows if column < len(row))))
+        for column in range(len(rows[0]))
+    ]
 
 
 class html_fragment(nodes.raw):

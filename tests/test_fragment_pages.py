@@ -104,3 +104,11 @@ def test_text_builder_gets_the_fields_as_text(built: ScenarioProject) -> None:
     assert "Type: float; Declared default: 2.0" in page_text
     assert "Equation: self.size * self.factor" in " ".join(page_text.split())
     assert "<dl" not in page_text
+
+
+def test_text_builder_lays_out_a_table_with_readable_columns(built: ScenarioProject) -> None:
+    """The Attributes table (a refgen-table here: one description is a list) keeps cells whole."""
+    result = built.build("text", "-W")
+    lines = (result.outdir / "reference" / "pkgx.calc" / "Doubling.txt").read_text().splitlines()
+    rows = [line for line in lines if line.startswith("|") and "factor" in line]
+    assert any("What the size is multiplied by." in row for row in rows), "\n".join(lines)
