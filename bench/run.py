@@ -11,11 +11,12 @@ module: refgen; sphinx.ext.autodoc with autosummary; and the pages refgen
 generates, written out beforehand as static reST. Every build runs in its own
 process; wall time and the child's peak RSS are recorded.
 
-Clean and ``-j 2`` builds start from scratch and take turns across the three
-projects; each keeps its fastest of ``--repeat``. Then each project is rebuilt
-with nothing changed (Sphinx's fixed cost) and after a one-module edit. The
-static project has no Python to read, so its edit touches the pages refgen
-re-read: what Sphinx alone spends on the same incremental work.
+The projects are built in ``--rounds`` rounds. In each round every project is
+built from scratch with ``-j 2`` and serially, then rebuilt with nothing
+changed (Sphinx's fixed cost) and after a one-module edit. The static project
+has no Python to read, so its edit touches the pages refgen re-read: what
+Sphinx alone spends on the same incremental work. Each ratio is taken within
+a round and the median over rounds is reported, with every round's value.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -146,13 +148,15 @@ for page in plan.pages:
     (docs / "index.rst").write_text("Bench\n=====\n\n.. toctree::\n\n   reference/index\n")
 
 
+EDIT = ("return self.alpha * self.beta", "return self.beta * self.alpha")
+
+
 def edit_one_module(package_root: Path) -> None:
-    """Change one property body in the first module, as an author would."""
+    """Change one property body in the first module, as an author would (each call toggles it)."""
     path = package_root / PACKAGE / "group000.py"
     text = path.read_text()
-    path.write_text(
-        text.replace("return self.alpha * self.beta", "return self.beta * self.alpha", 1)
-    )
+    old, new = EDIT if EDIT[0] in text else EDIT[::-1]
+    path.write_text(text.replace(old, new, 1))
     touch_later(path)
 
 
@@ -205,39 +209,44 @@ def make_project(kind: str, root: Path, size: int) -> Project:
     return project
 
 
-KINDS = ("refgen", "autodoc", "static")
+KINDS = ("refgen", "static", "autodoc")
+"""In the order each round builds them: refgen and static, the tightest ratio, side by side."""
+
+Round = dict[str, dict[str, Run]]
+"""One round's builds: project kind -> build label -> run."""
 
 
-def measure(size: int, workdir: Path, repeat: int = 1) -> dict[str, dict[str, Run]]:
-    """Time every project's builds; clean and ``-j 2`` keep the fastest of ``repeat``.
+def measure(size: int, workdir: Path, rounds: int = 1) -> list[Round]:
+    """Build every project ``rounds`` times over; ratios are then taken within a round.
 
-    Clean builds take turns across the projects (refgen, autodoc, static,
-    refgen, ...), so a machine that slows down for a while slows all three
-    alike instead of skewing one ratio.
+    A round builds each project with ``-j 2``, then clean (each from scratch),
+    followed by its rebuilds. The machine's speed drifts by 10-30 % over
+    minutes, so comparing builds made minutes apart, not the fastest of each,
+    keeps that drift out of the ratios.
     """
     projects = {kind: make_project(kind, workdir / kind, size) for kind in KINDS}
-    samples: dict[str, dict[str, list[Run]]] = {k: {"clean": [], "parallel": []} for k in KINDS}
-    for _ in range(repeat):
+    all_rounds = []
+    for number in range(rounds):
+        runs: Round = {kind: {} for kind in KINDS}
         for kind, project in projects.items():
-            for label in ("parallel", "clean"):  # clean last: the edit below starts from it
-                samples[kind][label].append(project.build_from_scratch(label))
-    results = {
-        kind: {label: min(runs, key=lambda run: run.seconds) for label, runs in labels.items()}
-        for kind, labels in samples.items()
-    }
-    refgen_reread: set[str] = set()
+            runs[kind]["parallel"] = project.build_from_scratch("parallel")
+        refgen_reread: frozenset[str] = frozenset()
+        for kind, project in projects.items():
+            runs[kind]["clean"] = project.build_from_scratch("clean")
+            runs[kind] |= rebuilds(project, refgen_reread)
+            if kind == "refgen":
+                refgen_reread = runs[kind]["incremental"].docnames
+            summary = ", ".join(f"{k} {v.seconds:.1f}s" for k, v in runs[kind].items())
+            print(f"N={size} round {number + 1} {kind}: {summary}", flush=True)
+        all_rounds.append(runs)
     for kind, project in projects.items():
-        runs = results[kind]
-        runs |= rebuilds(project, refgen_reread)
-        if kind == "refgen":
-            refgen_reread = runs["incremental"].docnames
-        summary = ", ".join(f"{k} {v.seconds:.1f}s" for k, v in runs.items())
-        print(f"N={size} {kind}: {summary}", flush=True)
-    return results
+        if kind != "static":
+            all_rounds[-1][kind]["examples"] = project.build("examples", builder="doctest")
+    return all_rounds
 
 
-def rebuilds(project: Project, pages_to_touch: set[str]) -> dict[str, Run]:
-    """Rebuild with nothing changed, then after a one-module edit; run the examples.
+def rebuilds(project: Project, pages_to_touch: frozenset[str]) -> dict[str, Run]:
+    """Rebuild with nothing changed, then after a one-module edit.
 
     The static project has no Python to read, so its edit touches the pages
     refgen re-read: Sphinx's own cost of re-reading and re-writing those pages.
@@ -247,8 +256,6 @@ def rebuilds(project: Project, pages_to_touch: set[str]) -> dict[str, Run]:
     for docname in pages_to_touch if project.kind == "static" else ():
         touch_later(project.docs / f"{docname}.rst")
     runs["incremental"] = project.build()
-    if project.kind != "static":
-        runs["examples"] = project.build("examples", builder="doctest")
     return runs
 
 
@@ -276,45 +283,66 @@ CONTEXT = (
 """Ratios reported beside the targets: what Sphinx itself gives on the same pages."""
 
 
-def _row(size: int, kind: str, runs: dict[str, Run]) -> str:
-    examples = f"{runs['examples'].seconds:.1f}" if "examples" in runs else "n/a"
+def _median_run(rounds: list[Round], kind: str, label: str) -> Run | None:
+    runs = sorted((r[kind][label] for r in rounds if label in r[kind]), key=lambda run: run.seconds)
+    return runs[len(runs) // 2] if runs else None
+
+
+def _row(size: int, kind: str, rounds: list[Round]) -> str:
+    def seconds(label: str) -> str:
+        run = _median_run(rounds, kind, label)
+        return f"{run.seconds:.1f}" if run else "n/a"
+
+    clean = _median_run(rounds, kind, "clean")
+    incremental = _median_run(rounds, kind, "incremental")
+    assert clean and incremental
     return (
-        f"| {size} | {kind} | {runs['clean'].seconds:.1f} | {runs['parallel'].seconds:.1f} | "
-        f"{runs['unchanged'].seconds:.1f} | {runs['incremental'].seconds:.1f} | "
-        f"{runs['incremental'].reread} | {examples} | {runs['clean'].peak_mib:.0f} |"
+        f"| {size} | {kind} | {seconds('clean')} | {seconds('parallel')} | "
+        f"{seconds('unchanged')} | {seconds('incremental')} | {incremental.reread} | "
+        f"{seconds('examples')} | {clean.peak_mib:.0f} |"
     )
 
 
-def _ratio(results: dict[str, dict[str, Run]], a: tuple[str, str], b: tuple[str, str]) -> float:
-    return results[a[0]][a[1]].seconds / results[b[0]][b[1]].seconds
+def _ratios(rounds: list[Round], a: tuple[str, str], b: tuple[str, str]) -> list[float]:
+    """The ratio within each round (builds made minutes apart)."""
+    return [r[a[0]][a[1]].seconds / r[b[0]][b[1]].seconds for r in rounds]
 
 
-def _check(size: int, results: dict[str, dict[str, Run]]) -> list[str]:
+def _ratio_cells(values: list[float]) -> tuple[float, str]:
+    median = statistics.median(values)
+    return median, f"{median:.2f} | {', '.join(f'{v:.2f}' for v in values)}"
+
+
+def _check(size: int, rounds: list[Round]) -> list[str]:
     lines = []
     for name, a, b, operator, bound in TARGETS:
-        value = _ratio(results, a, b)
-        met = value <= bound if operator == "<=" else value >= bound
+        median, cells = _ratio_cells(_ratios(rounds, a, b))
+        met = median <= bound if operator == "<=" else median >= bound
         verdict = "met" if met else "NOT met"
-        lines.append(f"| {size} | {name} | {value:.2f} | {operator} {bound} | {verdict} |")
+        lines.append(f"| {size} | {name} | {cells} | {operator} {bound} | {verdict} |")
     for name, a, b in CONTEXT:
-        lines.append(f"| {size} | {name} | {_ratio(results, a, b):.2f} | reported | |")
-    memory = results["refgen"]["clean"].peak_mib / results["autodoc"]["clean"].peak_mib
-    lines.append(f"| {size} | refgen peak RSS / autodoc peak RSS | {memory:.2f} | reported | |")
+        lines.append(f"| {size} | {name} | {_ratio_cells(_ratios(rounds, a, b))[1]} | reported | |")
+    memory = [r["refgen"]["clean"].peak_mib / r["autodoc"]["clean"].peak_mib for r in rounds]
+    cells = _ratio_cells(memory)[1]
+    lines.append(f"| {size} | refgen peak RSS / autodoc peak RSS | {cells} | reported | |")
     return lines
 
 
-def report(all_results: dict[int, dict[str, dict[str, Run]]]) -> str:
+def report(all_results: dict[int, list[Round]]) -> str:
     timings = [
         "| N | project | clean (s) | -j 2 (s) | nothing changed (s) | incremental (s) | "
         "pages re-read | examples (s) | peak RSS (MiB) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    checks = ["| N | ratio | measured | target | |", "|---|---|---|---|---|"]
-    for size, results in all_results.items():
-        timings += [_row(size, kind, runs) for kind, runs in results.items()]
-        checks += _check(size, results)
+    checks = [
+        "| N | ratio | median | each round | target | |",
+        "|---|---|---|---|---|---|",
+    ]
+    for size, rounds in all_results.items():
+        timings += [_row(size, kind, rounds) for kind in KINDS]
+        checks += _check(size, rounds)
     return "\n".join(
-        ["### Timings", "", *timings, "", "### Ratios against the targets", "", *checks]
+        ["### Timings (median of the rounds)", "", *timings, "", "### Ratios", "", *checks]
     )
 
 
@@ -323,14 +351,14 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 500])
     parser.add_argument("--write", action="store_true", help="write bench/RESULTS.md")
     parser.add_argument(
-        "--repeat", type=int, default=2, help="clean and -j 2 builds: keep the fastest of this many"
+        "--rounds", type=int, default=3, help="build every project this many times over"
     )
     args = parser.parse_args()
     all_results = {}
     with tempfile.TemporaryDirectory(prefix="refgen-bench-") as tmp:
         for size in args.sizes:
             workdir = Path(tmp) / f"n{size}"
-            all_results[size] = measure(size, workdir, args.repeat)
+            all_results[size] = measure(size, workdir, args.rounds)
             shutil.rmtree(workdir)
     table = report(all_results)
     print(table)
@@ -339,7 +367,7 @@ def main() -> None:
             "# Benchmark results\n\n"
             f"Measured on this machine ({os.cpu_count()} cores) with "
             f"`python bench/run.py --write --sizes {' '.join(map(str, args.sizes))} "
-            f"--repeat {args.repeat}` (clean and `-j 2` times: the fastest of {args.repeat}).\n\n"
+            f"--rounds {args.rounds}`.\n\n"
             f"{table}\n"
         )
 
