@@ -219,8 +219,9 @@ Round = dict[str, dict[str, Run]]
 def measure(size: int, workdir: Path, rounds: int = 1) -> list[Round]:
     """Build every project ``rounds`` times over; ratios are then taken within a round.
 
-    A round builds each project with ``-j 2``, then clean (each from scratch),
-    followed by its rebuilds. The machine's speed drifts by 10-30 % over
+    A round first builds every project with ``-j 2``, then each one clean
+    followed by its two rebuilds (every build of the round from scratch except
+    the rebuilds). The machine's speed drifts by 10-30 % over
     minutes, so comparing builds made minutes apart, not the fastest of each,
     keeps that drift out of the ratios.
     """
@@ -284,6 +285,7 @@ CONTEXT = (
 
 
 def _median_run(rounds: list[Round], kind: str, label: str) -> Run | None:
+    """The middle run by time (of an even count, the slower of the middle two)."""
     runs = sorted((r[kind][label] for r in rounds if label in r[kind]), key=lambda run: run.seconds)
     return runs[len(runs) // 2] if runs else None
 
