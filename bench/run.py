@@ -117,7 +117,7 @@ def static_project(docs: Path, modules: list[str], package_root: Path) -> None:
 import sys
 from pathlib import Path
 from refgen import analysis, discovery, render, values
-from refgen.pages import plan_site
+from refgen.sphinx.stubs import plan_site
 docs = Path({str(docs)!r})
 registry = analysis.analyse_registry("{PACKAGE}.registry.Named")
 plan = plan_site({modules!r}, "{PACKAGE}.registry.Named", "reference", "Reference")

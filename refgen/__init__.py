@@ -14,6 +14,6 @@ __version__ = "0.1.0"
 
 def setup(app: Any) -> dict[str, Any]:
     """Sphinx entry point (``extensions = ["refgen"]``)."""
-    from refgen.sphinx_extension import setup as setup_extension
+    from refgen.sphinx.extension import setup as setup_extension
 
     return setup_extension(app)

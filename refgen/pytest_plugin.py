@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from refgen.examples import ExampleRun, run_examples
-from refgen.model import ExampleBlock
+from refgen.analysis.model import ExampleBlock
+from refgen.evaluate.examples import ExampleRun, run_examples
 
 INI_MODULES = "refgen_modules"
 
@@ -85,7 +85,8 @@ class ScenarioExamples(pytest.File):
         self.module_name = module_name
 
     def collect(self) -> Iterator[pytest.Item]:
-        from refgen import analysis, discovery
+        from refgen import analysis
+        from refgen.analysis import discovery
 
         module = discovery.import_module(self.module_name)
         for cls in discovery.scenario_classes(module):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from refgen.analysis import analyse_scenario
-from refgen.model import ScenarioDoc
+from refgen.analysis.model import ScenarioDoc
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import field_values, read_html, text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen.docstrings import docstring_lines, parse_docstring
+from refgen.analysis.docstrings import docstring_lines, parse_docstring
 
 DOC = '''A summary line.
 

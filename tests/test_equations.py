@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen.equations import extract_equation
-from refgen.source import ModuleSource, class_properties, find_class
+from refgen.analysis.equations import extract_equation
+from refgen.analysis.source import ModuleSource, class_properties, find_class
 
 
 def properties_of(body: str) -> dict[str, object]:

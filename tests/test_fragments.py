@@ -11,8 +11,8 @@ from docutils.statemachine import StringList
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen import fragments
-from refgen.sphinx_extension import plain_paragraphs
+from refgen.render import fragments
+from refgen.sphinx.extension import plain_paragraphs
 
 
 def parse(fragment: str) -> BeautifulSoup:

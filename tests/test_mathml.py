@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen.mathml import MATHML_NAMESPACE, MathResult, expression_to_mathml
+from refgen.render.mathml import MATHML_NAMESPACE, MathResult, expression_to_mathml
 
 APPLY = "\u2061"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import doctest
 from dataclasses import dataclass
 
-from refgen.model import ExampleBlock, SourceLocation
+from refgen.analysis.model import ExampleBlock, SourceLocation
 
 OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from refgen.source import dotted_name
+from refgen.analysis.source import dotted_name
 
 MATHML_NAMESPACE = "http://www.w3.org/1998/Math/MathML"
 

@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from refgen import discovery
-from refgen.docstrings import parse_docstring
-from refgen.equations import extract_equation, extract_steps
-from refgen.members import (
+from refgen.analysis import discovery
+from refgen.analysis.docstrings import parse_docstring
+from refgen.analysis.equations import extract_equation, extract_steps
+from refgen.analysis.members import (
     ClassSource,
     DeclaredProperty,
     class_sources,
@@ -31,7 +31,7 @@ from refgen.members import (
     declared_inputs,
     declared_properties,
 )
-from refgen.model import (
+from refgen.analysis.model import (
     DerivedDoc,
     Docstring,
     Equation,
@@ -46,7 +46,7 @@ from refgen.model import (
     ScenarioDoc,
     SourceLocation,
 )
-from refgen.source import (
+from refgen.analysis.source import (
     AssignmentSource,
     ModuleSource,
     class_assignments,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from refgen.source import ModuleSource, docstring_node, dotted_name
+from refgen.analysis.source import ModuleSource, docstring_node, dotted_name
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from refgen import analysis, discovery
-from refgen.model import RegistryEntryDoc, ScenarioDoc
+from refgen import analysis
+from refgen.analysis import discovery
+from refgen.analysis.model import RegistryEntryDoc, ScenarioDoc
 
 NOT_AVAILABLE = "not available"
 DEFAULT_PRECISION = 5

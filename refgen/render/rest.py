@@ -11,10 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from refgen import fragments
-from refgen.diagram import data_flow_svg
-from refgen.mathml import expression_to_mathml
-from refgen.model import (
+from refgen.analysis.model import (
     DerivedDoc,
     Docstring,
     Equation,
@@ -25,7 +22,10 @@ from refgen.model import (
     RegistryDoc,
     ScenarioDoc,
 )
-from refgen.values import EntryValues, Value
+from refgen.evaluate.values import EntryValues, Value
+from refgen.render import fragments
+from refgen.render.diagram import data_flow_svg
+from refgen.render.mathml import expression_to_mathml
 
 SOURCE_ROLE = "refgen-source"
 EQUATION_ROLE = "refgen-equation"

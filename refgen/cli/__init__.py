@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from refgen.config import ProjectConfig
-    from refgen.model import (
+    from refgen.analysis.model import (
         DerivedDoc,
         Docstring,
         HelperDoc,
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
         ScenarioDoc,
         SourceLocation,
     )
+    from refgen.config import ProjectConfig
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -84,8 +84,8 @@ class Project:
 
     def import_modules(self) -> tuple[list[type], list[Problem]]:
         """Scenario classes of every importable module, and a problem per failed import."""
-        from refgen import discovery
-        from refgen.failures import import_problem
+        from refgen.analysis import discovery
+        from refgen.analysis.failures import import_problem
 
         classes: list[type] = []
         problems: list[Problem] = []
@@ -130,7 +130,7 @@ class Project:
         return next((e for e in self.registry.entries if e.name == name), None)
 
     def instance(self, entry: RegistryEntryDoc) -> Any:
-        from refgen import discovery
+        from refgen.analysis import discovery
 
         return discovery.resolve(f"{entry.registry}.{entry.name}")
 
@@ -139,7 +139,8 @@ class Project:
 
     def helpers(self) -> list[HelperDoc]:
         """Every public function of the helper modules that the scenarios use, by qualname."""
-        from refgen import analysis, discovery
+        from refgen import analysis
+        from refgen.analysis import discovery
 
         found = []
         for module_name in analysis.helper_modules(self.scenarios()):
@@ -278,7 +279,7 @@ def close_matches(name: str, candidates: Iterable[str], limit: int = 5) -> list[
 
 
 def find_classes(project: Project, name: str) -> list[type]:
-    from refgen import discovery
+    from refgen.analysis import discovery
 
     return [
         cls
@@ -294,7 +295,7 @@ def resolve_owner(project: Project, name: str) -> Target | None:
         return Target("entry", project.entry_scenario(entry), entry)
     matches = find_classes(project, name)
     if len(matches) > 1:
-        from refgen import discovery
+        from refgen.analysis import discovery
 
         listed = ", ".join(sorted(discovery.dotted_path(c) for c in matches))
         raise CliError(f"refgen: {name!r} names several classes: {listed}", EXIT_NOT_FOUND)
@@ -341,7 +342,7 @@ def candidate_names(project: Project, helpers: Sequence[HelperDoc]) -> list[str]
 
 
 def render_entry(project: Project, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> list[str]:
-    from refgen import values
+    from refgen.evaluate import values
 
     computed = values.entry_values(scenario, entry)
     stated = dict(entry.inputs)
@@ -428,7 +429,7 @@ def equation_lines(derived: DerivedDoc, indent: str) -> list[str]:
 def render_attribute(
     project: Project, scenario: ScenarioDoc, name: str, entry: RegistryEntryDoc | None
 ) -> list[str]:
-    from refgen import values
+    from refgen.evaluate import values
 
     item = scenario.attribute(name)
     assert item is not None
@@ -471,7 +472,8 @@ def attribute_equation(project: Project, derived: DerivedDoc) -> list[str]:
         return [f"Equation: {first}", *(f"          {line}" for line in rest)]
     if not equation.helpers:
         return [f"Equation: none shown ({equation.reason})"]
-    from refgen import analysis, discovery
+    from refgen import analysis
+    from refgen.analysis import discovery
 
     lines = [f"Equation: carried by a helper ({equation.reason})"]
     for path in equation.helpers:
@@ -508,7 +510,7 @@ def render_helper(helper: HelperDoc) -> list[str]:
 
 
 def is_input(item: InputDoc | DerivedDoc) -> bool:
-    from refgen.model import InputDoc
+    from refgen.analysis.model import InputDoc
 
     return isinstance(item, InputDoc)
 
@@ -603,7 +605,7 @@ def docstring_is_empty(doc: Docstring) -> bool:
 
 def lint_scenario(scenario: ScenarioDoc) -> list[Finding]:
     """The metadata rules for one class (everything but units)."""
-    from refgen.docstrings import NOTE_LABELS
+    from refgen.analysis.docstrings import NOTE_LABELS
 
     found = []
     doc = scenario.docstring
@@ -733,7 +735,7 @@ def unit_findings(project: Project, scenario: ScenarioDoc) -> list[Finding]:
     One finding per attribute: the first registry entry that disagrees is
     quoted, and the number of further entries that do is added.
     """
-    from refgen import values
+    from refgen.evaluate import values
 
     disagreements: dict[str, list[str]] = {}
     for entry in scenario.registry_entries:
@@ -814,7 +816,8 @@ class CheckReport:
 
 def check_findings(project: Project) -> CheckReport:
     """Every finding, sorted, and what was checked."""
-    from refgen import analysis, discovery
+    from refgen import analysis
+    from refgen.analysis import discovery
 
     classes, problems = project.import_modules()
     findings = [from_problem(p) for p in problems]
@@ -942,7 +945,7 @@ def export_class(scenario: ScenarioDoc) -> dict[str, Any]:
 
 
 def export_helper(helper: HelperDoc) -> dict[str, Any]:
-    from refgen import discovery
+    from refgen.analysis import discovery
 
     doc = helper.docstring
     module = helper.qualname.rpartition(".")[0]
@@ -967,7 +970,7 @@ def export_helper(helper: HelperDoc) -> dict[str, Any]:
 
 
 def export_entries(project: Project) -> list[dict[str, Any]]:
-    from refgen import values
+    from refgen.evaluate import values
 
     registry = project.registry
     if registry is None:
@@ -1003,7 +1006,7 @@ def export_entries(project: Project) -> list[dict[str, Any]]:
 
 
 def registry_file(project: Project) -> str | None:
-    from refgen import discovery
+    from refgen.analysis import discovery
 
     if not project.registry_path or project.registry is None or project.registry.location is None:
         return None

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
-from refgen.model import ScenarioDoc
+from refgen.analysis.model import ScenarioDoc
 
 CHAR_WIDTH = 7.4
 NODE_HEIGHT = 24

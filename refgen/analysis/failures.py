@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 import traceback
 
-from refgen.model import Problem, SourceLocation
-from refgen.source import read_module_source
+from refgen.analysis.model import Problem, SourceLocation
+from refgen.analysis.source import read_module_source
 
 
 def _inside_function(path: str, line: int) -> bool:

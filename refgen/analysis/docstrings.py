@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from refgen.model import (
+from refgen.analysis.model import (
     Docstring,
     ExampleBlock,
     NoteEntry,

@@ -30,10 +30,14 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import make_id, make_refnode
 from sphinx.util.parsing import nested_parse_to_nodes
 
-from refgen import __version__, analysis, discovery, fragments, render, values
-from refgen.examples import run_examples
-from refgen.model import ExampleBlock, Problem, RegistryDoc, ScenarioDoc, SourceLocation
-from refgen.pages import plan_site, write_plan
+from refgen import __version__, analysis
+from refgen.analysis import discovery
+from refgen.analysis.model import ExampleBlock, Problem, RegistryDoc, ScenarioDoc, SourceLocation
+from refgen.evaluate import values
+from refgen.evaluate.examples import run_examples
+from refgen.render import fragments
+from refgen.render import rest as render
+from refgen.sphinx.stubs import plan_site, write_plan
 
 logger = logging.getLogger(__name__)
 

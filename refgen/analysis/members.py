@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from refgen import discovery
-from refgen.model import SourceLocation
-from refgen.source import (
+from refgen.analysis import discovery
+from refgen.analysis.model import SourceLocation
+from refgen.analysis.source import (
     FieldSource,
     ModuleSource,
     PropertySource,
