@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from refgen.config import load_project_config
+from refgen.config import load_settings
 
 project = "refgen"
 author = "The refgen developers"
@@ -18,7 +18,7 @@ extensions = [
 # What refgen documents: the scenario modules (one category each) and the
 # registry. They are kept once, in pyproject.toml's [tool.refgen] table, which
 # the `refgen` command and the pytest plugin read too.
-_project = load_project_config(Path(__file__).parent)
+_project = load_settings(Path(__file__).parent)
 refgen_modules = list(_project.modules)
 refgen_registry = _project.registry
 

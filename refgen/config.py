@@ -1,41 +1,156 @@
-"""Project configuration for the command line: ``[tool.refgen]`` in pyproject.toml.
+"""Settings: every refgen setting declared once, with its type, default and help.
 
-The Sphinx extension reads ``refgen_modules`` and ``refgen_registry`` from
-``conf.py``; the command line has no ``conf.py``, so it reads the same two
-settings from the nearest ``pyproject.toml``::
+:class:`Settings` is the one declaration. From its fields come the Sphinx
+configuration values (``refgen_<name>`` in ``conf.py``), the keys of the
+``[tool.refgen]`` table in ``pyproject.toml`` (read by the command line, the
+pytest plugin and, through :func:`load_settings`, by ``conf.py`` itself), the
+pytest ini options and the settings table of the documentation. Invalid
+values are rejected with a :class:`ConfigError` naming the setting and where
+it was read.
 
-    [tool.refgen]
-    modules = ["scenarios.training"]
-    registry = "scenarios.Scenarios"
-
-Only the standard library is used here, so reading the configuration costs
-next to nothing at start-up.
+Only the standard library is used here, so reading the settings costs next to
+nothing at start-up.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 PYPROJECT = "pyproject.toml"
+PREFIX = "refgen_"
+"""Prefix of a setting's name in ``conf.py`` and in pytest's ini options."""
 
 
 class ConfigError(ValueError):
-    """The configuration exists but cannot be used (bad TOML, wrong types)."""
+    """A setting exists but cannot be used (bad TOML, wrong type, unknown name)."""
+
+
+def _setting(default: Any, kind: str, help: str) -> Any:
+    return field(default=default, metadata={"kind": kind, "help": help})
 
 
 @dataclass(frozen=True)
-class ProjectConfig:
-    """What to document: scenario modules (dotted names) and the registry, if any."""
+class Settings:
+    """What refgen documents and how; one field per setting."""
 
-    modules: tuple[str, ...] = ()
-    registry: str | None = None
-    source: Path | None = None
-    """The pyproject.toml the settings came from; None when there is none."""
+    modules: tuple[str, ...] = _setting(
+        (),
+        "dotted names",
+        "Dotted names of the scenario modules, in the order their categories appear. "
+        "Each module is one category, titled by the first line of its docstring; each "
+        "public class in it that declares inputs or properties gets a page.",
+    )
+    registry: str | None = _setting(
+        None,
+        "dotted name or None",
+        "Dotted path of the registry: a class (or any object) whose public attributes "
+        "are named scenario instances. It feeds the examples, the Registry values "
+        "tables, the registry page and the scenario role. None builds the class pages "
+        "without values.",
+    )
+    root: str = _setting(
+        "reference",
+        "folder",
+        "Folder, relative to the source directory, that the generated pages are written "
+        "to. Its index page is <root>/index. Stubs that refgen wrote earlier and no longer "
+        "plans are deleted from it; other files are left alone.",
+    )
+    title: str = _setting("Reference", "text", "Title of the reference's index page.")
+    run_examples: bool = _setting(
+        True,
+        "true or false",
+        "Run every class's examples while building, and warn when one fails. Set it to "
+        "false to build faster while editing prose; the doctest builder and the pytest "
+        "plugin still run them.",
+    )
+    value_precision: int = _setting(
+        5,
+        "whole number, 1 or more",
+        "Significant figures of the numbers in Registry values tables. Quoted values use "
+        "their own format.",
+    )
+    source: Path | None = field(default=None, compare=False, metadata={"internal": True})
+    """The file the settings were read from, for messages; None for defaults or conf.py."""
 
     @property
     def is_empty(self) -> bool:
         return not self.modules and not self.registry
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], origin: str, prefix: str = "") -> Settings:
+        """Settings from ``values`` (keys ``prefix + name``), validated; unknown keys refused.
+
+        ``origin`` names where the values came from, for error messages.
+        """
+        known = {f"{prefix}{spec.name}": spec for spec in setting_fields()}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ConfigError(
+                f"{origin}: unknown setting(s) {', '.join(unknown)}; "
+                f"known settings are {', '.join(known)}"
+            )
+        checked = {
+            spec.name: validate(spec, values[key], origin, key)
+            for key, spec in known.items()
+            if key in values
+        }
+        return cls(**checked)
+
+
+def setting_fields() -> Iterator[dataclasses.Field[Any]]:
+    """The declared settings, in declaration order."""
+    for spec in dataclasses.fields(Settings):
+        if not spec.metadata.get("internal"):
+            yield spec
+
+
+def validate(spec: dataclasses.Field[Any], value: Any, origin: str, key: str) -> Any:
+    """``value`` converted to the setting's type, or a ConfigError naming ``key``."""
+    kind = spec.metadata["kind"]
+
+    def refuse() -> ConfigError:
+        return ConfigError(f"{origin}: {key} must be {_expected(kind)}, not {value!r}")
+
+    if kind == "dotted names":
+        if isinstance(value, str) or not isinstance(value, list | tuple):
+            raise refuse()
+        if not all(isinstance(item, str) and _is_dotted(item) for item in value):
+            raise refuse()
+        return tuple(value)
+    if kind == "dotted name or None":
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str) or not _is_dotted(value):
+            raise refuse()
+        return value
+    if kind == "true or false":
+        if not isinstance(value, bool):
+            raise refuse()
+        return value
+    if kind == "whole number, 1 or more":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise refuse()
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise refuse()
+    return value
+
+
+def _expected(kind: str) -> str:
+    return {
+        "dotted names": "a list of dotted module names",
+        "dotted name or None": "a dotted path (a string) or None",
+        "true or false": "true or false",
+        "whole number, 1 or more": "a whole number, 1 or more",
+    }.get(kind, "a non-empty string")
+
+
+def _is_dotted(text: str) -> bool:
+    return bool(text) and all(part.isidentifier() for part in text.split("."))
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -48,18 +163,18 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def load_project_config(start: Path) -> ProjectConfig:
+def load_settings(start: Path) -> Settings:
     """Read ``[tool.refgen]`` from the nearest ``pyproject.toml`` at or above ``start``.
 
-    A missing file or a file without the table gives an empty configuration
-    (``source`` still names the file, so an error message can point at it);
-    a table with values of the wrong type raises :class:`ConfigError`.
+    A missing file or a file without the table gives the defaults (``source``
+    still names the file, so an error message can point at it); a bad table
+    raises :class:`ConfigError` naming the file and the setting.
     """
     import tomllib
 
     path = find_pyproject(start)
     if path is None:
-        return ProjectConfig()
+        return Settings()
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
@@ -68,16 +183,19 @@ def load_project_config(start: Path) -> ProjectConfig:
     table = data.get("tool", {}).get("refgen", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.refgen] must be a table")
-    modules = table.get("modules", [])
-    if not isinstance(modules, list) or not all(isinstance(m, str) and m for m in modules):
-        raise ConfigError(f"{path}: [tool.refgen] modules must be a list of dotted module names")
-    registry = table.get("registry")
-    if registry is not None and (not isinstance(registry, str) or not registry):
-        raise ConfigError(f"{path}: [tool.refgen] registry must be a dotted path (a string)")
-    unknown = sorted(set(table) - {"modules", "registry"})
-    if unknown:
-        raise ConfigError(
-            f"{path}: unknown [tool.refgen] setting(s) {', '.join(unknown)}; "
-            "known settings are modules and registry"
-        )
-    return ProjectConfig(tuple(modules), registry, path)
+    settings = Settings.from_mapping(table, f"{path} [tool.refgen]")
+    return dataclasses.replace(settings, source=path)
+
+
+def settings_table() -> list[tuple[str, str, str, str]]:
+    """``(conf.py name, [tool.refgen] key, default, help)`` of every setting, for the docs."""
+    return [
+        (f"{PREFIX}{spec.name}", spec.name, _shown_default(spec.default), spec.metadata["help"])
+        for spec in setting_fields()
+    ]
+
+
+def _shown_default(value: Any) -> str:
+    if isinstance(value, tuple):
+        return repr(list(value))
+    return repr(value)

@@ -54,10 +54,10 @@ def _module_files(config: pytest.Config) -> dict[Path, str]:
 
 
 def _project_modules(config: pytest.Config) -> tuple[str, ...]:
-    from refgen.config import ConfigError, load_project_config
+    from refgen.config import ConfigError, load_settings
 
     try:
-        return load_project_config(Path(config.rootpath)).modules
+        return load_settings(Path(config.rootpath)).modules
     except ConfigError:
         return ()
 
@@ -85,12 +85,14 @@ class ScenarioExamples(pytest.File):
         self.module_name = module_name
 
     def collect(self) -> Iterator[pytest.Item]:
-        from refgen import analysis
-        from refgen.analysis import discovery
+        from refgen.config import Settings
+        from refgen.project import Project
 
-        module = discovery.import_module(self.module_name)
-        for cls in discovery.scenario_classes(module):
-            scenario = analysis.analyse_scenario(cls)
+        project = Project(Settings(modules=(self.module_name,)))
+        for problem in project.problems:
+            raise ImportError(f"{problem.location}: {problem.message}")
+        for cls in project.classes:
+            scenario = project.scenario(cls)
             if scenario.docstring.examples is not None:
                 yield ScenarioExampleItem.from_parent(
                     self,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from refgen.analysis import analyse_scenario
+from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.model import ScenarioDoc
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import field_values, read_html, text
@@ -180,7 +180,8 @@ def kinds(kinds_project: ScenarioProject) -> Iterator[dict[str, ScenarioDoc]]:
     try:
         module = importlib.import_module("kinds.models")
         names = ["Base", "Derived", "Model", "Measured", "Plain", "Runtime"]
-        yield {name: analyse_scenario(getattr(module, name)) for name in names}
+        cache = AnalysisCache()
+        yield {name: cache.scenario(getattr(module, name)) for name in names}
     finally:
         sys.path.remove(str(kinds_project.src))
         for name in [m for m in sys.modules if m == "kinds" or m.startswith("kinds.")]:

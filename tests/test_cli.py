@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from refgen.config import ConfigError, ProjectConfig, load_project_config
+from refgen.config import ConfigError, Settings, load_settings
 from refgen.testing import write_scenario_project
 from tests.conftest import DOCS, REPO
 
@@ -364,7 +364,7 @@ def test_export_matches_the_schema_and_is_deterministic(runs, tmp_module: Path) 
 
     assert data["schema_version"] == 1
     assert next(iter(data)) == "schema_version"
-    assert data["modules"] == list(load_project_config(REPO).modules)
+    assert data["modules"] == list(load_settings(REPO).modules)
     assert [h["qualname"] for h in data["helpers"]] == sorted(
         h["qualname"] for h in data["helpers"]
     )
@@ -415,7 +415,7 @@ def test_console_script_is_declared() -> None:
 
 def test_pyproject_configures_what_docs_conf_documents() -> None:
     conf = runpy.run_path(str(DOCS / "conf.py"))
-    config = load_project_config(REPO / "docs")
+    config = load_settings(REPO / "docs")
     assert config.source == REPO / "pyproject.toml"
     assert config.modules == tuple(conf["refgen_modules"])
     assert config.registry == conf["refgen_registry"]
@@ -430,10 +430,10 @@ def test_config_is_read_from_the_nearest_pyproject(tmp_path: Path) -> None:
     (inner / "pyproject.toml").write_text(
         '[tool.refgen]\nmodules = ["a.b", "a.c"]\nregistry = "a.Registry"\n', encoding="utf-8"
     )
-    assert load_project_config(inner / "deep") == ProjectConfig(
-        ("a.b", "a.c"), "a.Registry", inner / "pyproject.toml"
+    assert load_settings(inner / "deep") == Settings(
+        modules=("a.b", "a.c"), registry="a.Registry", source=inner / "pyproject.toml"
     )
-    assert load_project_config(tmp_path).modules == ("outer.mod",)
+    assert load_settings(tmp_path).modules == ("outer.mod",)
 
 
 @pytest.mark.parametrize(
@@ -443,7 +443,7 @@ def test_config_is_read_from_the_nearest_pyproject(tmp_path: Path) -> None:
 def test_bad_config_is_an_error_naming_the_file(tmp_path: Path, table: str) -> None:
     (tmp_path / "pyproject.toml").write_text(f"[tool.refgen]\n{table}\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=re.escape(str(tmp_path / "pyproject.toml"))):
-        load_project_config(tmp_path)
+        load_settings(tmp_path)
 
 
 def test_nothing_configured_exits_2_naming_the_pyproject(tmp_path: Path) -> None:

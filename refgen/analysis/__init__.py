@@ -2,29 +2,8 @@
 
 Nothing here imports Sphinx or docutils, and nothing evaluates a scenario's
 attributes: source files are read with :mod:`ast`, docstrings are split into
-sections, equations are taken from property bodies.
+sections (:mod:`~refgen.analysis.docstrings`), equations are taken from
+property bodies (:mod:`~refgen.analysis.equations`). The records
+(:mod:`~refgen.analysis.model`) are memoised by an
+:class:`~refgen.analysis.cache.AnalysisCache` that the Project owns.
 """
-
-from __future__ import annotations
-
-from refgen.analysis.scenarios import (
-    analyse_helper,
-    analyse_module,
-    analyse_registry,
-    analyse_scenario,
-    clear_caches,
-    helper_modules,
-    registry_files,
-    release_syntax_trees,
-)
-
-__all__ = [
-    "analyse_helper",
-    "analyse_module",
-    "analyse_registry",
-    "analyse_scenario",
-    "clear_caches",
-    "helper_modules",
-    "registry_files",
-    "release_syntax_trees",
-]

@@ -11,6 +11,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -131,14 +132,9 @@ def module_file(module_name: str) -> str | None:
     return resolved_path(path) if path else None
 
 
-@functools.lru_cache(maxsize=4096)
 def resolved_path(path: str) -> str:
-    """``path`` made absolute with symlinks resolved, remembered for the process.
-
-    Every page asks for the files of its class, helpers and registry; resolving
-    each path once saves a ``stat`` per path component per ask.
-    """
-    return str(Path(path).resolve())
+    """``path`` made absolute with symlinks resolved."""
+    return os.path.realpath(path)
 
 
 def source_file(obj: Any) -> str | None:

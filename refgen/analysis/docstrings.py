@@ -23,6 +23,7 @@ from refgen.analysis.model import (
     Problem,
     Reference,
     SourceLocation,
+    WarningKind,
 )
 
 KNOWN_SECTIONS = ("Parameters", "Returns", "Notes", "References", "Examples")
@@ -71,7 +72,7 @@ def parse_docstring(raw: str | None, path: str, first_line: int, subject: str = 
         if section.title not in KNOWN_SECTIONS:
             problems.append(
                 Problem(
-                    "docstring",
+                    WarningKind.DOCSTRING,
                     f"unknown docstring section {section.title!r}; "
                     f"known sections are {', '.join(KNOWN_SECTIONS)}",
                     location,
@@ -82,7 +83,7 @@ def parse_docstring(raw: str | None, path: str, first_line: int, subject: str = 
         if section.title in parsed:
             problems.append(
                 Problem(
-                    "docstring",
+                    WarningKind.DOCSTRING,
                     f"docstring section {section.title!r} appears twice; the second one is ignored",
                     location,
                     subject,
@@ -226,7 +227,7 @@ def _parse_parameters(
         if head is None:
             problems.append(
                 Problem(
-                    "docstring",
+                    WarningKind.DOCSTRING,
                     f"cannot read {line.strip()!r} in {section.title}: expected 'name : type'",
                     SourceLocation(path, section.first_line + offset),
                     subject,
@@ -235,3 +236,8 @@ def _parse_parameters(
             continue
         entries.append((head.group(1), (head.group(2) or "").strip(), []))
     return tuple(ParameterEntry(name, type_, _join_entry(body)) for name, type_, body in entries)
+
+
+def summary(text: str | None) -> str:
+    """The first paragraph of an attribute docstring, on one line."""
+    return parse_docstring(text, "", 1).summary if text else ""

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import ast
 import traceback
+from collections.abc import Callable
 
-from refgen.analysis.model import Problem, SourceLocation
-from refgen.analysis.source import read_module_source
+from refgen.analysis.model import Problem, SourceLocation, WarningKind
+from refgen.analysis.source import ModuleSource
 
 
-def _inside_function(path: str, line: int) -> bool:
+def _inside_function(read: Reader, path: str, line: int) -> bool:
     """Whether ``line`` of ``path`` lies in the body of a function."""
     try:
-        tree = read_module_source(path).tree
-    except (OSError, SyntaxError, UnicodeDecodeError):
+        tree = read(path).tree
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return True
     return any(
         isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
@@ -29,11 +30,11 @@ def _inside_function(path: str, line: int) -> bool:
     )
 
 
-def _statement_name(path: str, line: int) -> str | None:
+def _statement_name(read: Reader, path: str, line: int) -> str | None:
     """The name assigned by the statement of ``path`` that spans ``line``."""
     try:
-        tree = read_module_source(path).tree
-    except (OSError, SyntaxError, UnicodeDecodeError):
+        tree = read(path).tree
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.lineno <= line <= (
@@ -45,8 +46,15 @@ def _statement_name(path: str, line: int) -> str | None:
     return None
 
 
+Reader = Callable[[str], ModuleSource]
+
+
 def import_problem(
-    module_name: str, error: BaseException, what: str = "scenario module", scope: str = ""
+    read: Reader,
+    module_name: str,
+    error: BaseException,
+    what: str = "scenario module",
+    scope: str = "",
 ) -> Problem:
     """Describe a failed import at the failing statement of the module itself.
 
@@ -56,7 +64,10 @@ def import_problem(
     if isinstance(error, SyntaxError) and error.filename:
         location = SourceLocation(error.filename, error.lineno or 1)
         return Problem(
-            "import", f"cannot import {what} {module_name!r}: {error}", location, module_name
+            WarningKind.IMPORT,
+            f"cannot import {what} {module_name!r}: {error}",
+            location,
+            module_name,
         )
     frames = [
         f
@@ -66,17 +77,17 @@ def import_problem(
     # The deepest statement run at import time (module or class body, not inside a
     # function): the registry entry or import that failed, not the validation code
     # deep below it.
-    import_time = [f for f in frames if not _inside_function(f.filename, f.lineno or 0)]
+    import_time = [f for f in frames if not _inside_function(read, f.filename, f.lineno or 0)]
     candidates = import_time or frames
     frame = candidates[-1] if candidates else None
     location = SourceLocation(frame.filename, frame.lineno or 1) if frame else None
     subject = module_name
     detail = f"{type(error).__name__}: {error}"
     if frame is not None:
-        name = _statement_name(frame.filename, frame.lineno or 1)
+        name = _statement_name(read, frame.filename, frame.lineno or 1)
         if name:
             subject = f"{scope or module_name}.{name}"
         if frames and frames[-1] is not frame:
             detail += f" (raised at {frames[-1].filename}:{frames[-1].lineno})"
     message = f"cannot import {what} {module_name!r}: {detail}"
-    return Problem("import", message, location, subject)
+    return Problem(WarningKind.IMPORT, message, location, subject)

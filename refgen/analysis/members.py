@@ -14,9 +14,9 @@ import ast
 import dataclasses
 import functools
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from refgen.analysis import discovery
 from refgen.analysis.model import SourceLocation
@@ -28,7 +28,6 @@ from refgen.analysis.source import (
     class_properties,
     find_class,
     is_class_variable,
-    read_module_source,
 )
 
 FRAMEWORK_MODULES = ("builtins", "typing", "pydantic", "attr", "abc", "dataclasses")
@@ -78,27 +77,29 @@ def _is_framework(cls: type) -> bool:
     return cls.__module__.partition(".")[0] in FRAMEWORK_MODULES
 
 
-@functools.lru_cache(maxsize=1024)
-def _class_source(cls: type) -> ClassSource:
+class SourceReader(Protocol):
+    """Where members read class sources from: the Project's analysis cache."""
+
+    def class_source(self, cls: type) -> ClassSource: ...
+
+
+def read_class_source(cls: type, module_source: Callable[[str], ModuleSource]) -> ClassSource:
+    """``cls`` with its module's source and class definition, when they can be read."""
     try:
         path = discovery.source_file(cls)
-        module = read_module_source(path) if path else None
-    except (OSError, SyntaxError, UnicodeDecodeError):
+        module = module_source(path) if path else None
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         module = None
     node = find_class(module.tree, cls.__qualname__) if module else None
     return ClassSource(cls, module if node else None, node)
 
 
-def clear_member_caches() -> None:
-    _class_source.cache_clear()
-
-
-def class_sources(cls: type) -> list[ClassSource]:
+def class_sources(reader: SourceReader, cls: type) -> list[ClassSource]:
     """The user-defined classes of ``cls.__mro__``, most derived first."""
-    return [_class_source(klass) for klass in cls.__mro__ if not _is_framework(klass)]
+    return [reader.class_source(klass) for klass in cls.__mro__ if not _is_framework(klass)]
 
 
-def _input_names(cls: type) -> list[str]:
+def _input_names(reader: SourceReader, cls: type) -> list[str]:
     if dataclasses.is_dataclass(cls):
         return [f.name for f in dataclasses.fields(cls) if f.init]
     pydantic_fields = getattr(cls, "__pydantic_fields__", None)
@@ -108,7 +109,7 @@ def _input_names(cls: type) -> list[str]:
     if attrs_fields is not None:
         return [a.name for a in attrs_fields if getattr(a, "init", True)]
     names: dict[str, None] = {}
-    for klass in reversed(class_sources(cls)):
+    for klass in reversed(class_sources(reader, cls)):
         for name, annotation in inspect.get_annotations(klass.cls).items():
             if not name.startswith("_") and not is_class_variable(annotation):
                 names.setdefault(name)
@@ -189,20 +190,20 @@ def _annotation_text(cls: type, name: str) -> str:
     return ""
 
 
-def _declared_fields(cls: type) -> dict[str, tuple[ClassSource, FieldSource]]:
+def _declared_fields(reader: SourceReader, cls: type) -> dict[str, tuple[ClassSource, FieldSource]]:
     """Field declarations by name, the most derived class's winning."""
     declared: dict[str, tuple[ClassSource, FieldSource]] = {}
-    for klass in class_sources(cls):
+    for klass in class_sources(reader, cls):
         if klass.node is not None and klass.module is not None:
             for field in class_fields(klass.module, klass.node):
                 declared.setdefault(field.name, (klass, field))
     return declared
 
 
-def declared_inputs(cls: type) -> Iterator[DeclaredInput]:
+def declared_inputs(reader: SourceReader, cls: type) -> Iterator[DeclaredInput]:
     """Every constructor input of ``cls``, in the order the constructor takes them."""
-    declared = _declared_fields(cls)
-    for name in _input_names(cls):
+    declared = _declared_fields(reader, cls)
+    for name in _input_names(reader, cls):
         found = declared.get(name)
         if found is None:
             yield DeclaredInput(
@@ -210,7 +211,7 @@ def declared_inputs(cls: type) -> Iterator[DeclaredInput]:
                 _annotation_text(cls, name),
                 _runtime_default(cls, name),
                 "",
-                _class_source(cls),
+                reader.class_source(cls),
                 None,
             )
             continue
@@ -235,10 +236,10 @@ def _is_property(attribute: Any) -> bool:
     return isinstance(attribute, property | functools.cached_property)
 
 
-def declared_properties(cls: type) -> list[DeclaredProperty]:
+def declared_properties(reader: SourceReader, cls: type) -> list[DeclaredProperty]:
     """Public properties of ``cls`` and its bases; a base's come first."""
     found: dict[str, DeclaredProperty] = {}
-    for klass in reversed(class_sources(cls)):
+    for klass in reversed(class_sources(reader, cls)):
         parsed = {p.name: p for p in class_properties(klass.node)} if klass.node is not None else {}
         for name, attribute in vars(klass.cls).items():
             if name.startswith("_") or not _is_property(attribute):
@@ -249,7 +250,7 @@ def declared_properties(cls: type) -> list[DeclaredProperty]:
     ordered = sorted(
         found.values(),
         key=lambda p: (
-            class_sources(cls)[::-1].index(p.owner),
+            class_sources(reader, cls)[::-1].index(p.owner),
             p.source.line if p.source else 0,
         ),
     )

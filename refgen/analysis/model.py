@@ -9,6 +9,45 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class WarningKind(StrEnum):
+    """What went wrong; shown as the warning type ``refgen.<kind>``.
+
+    Users silence one kind with ``suppress_warnings = ["refgen.<kind>"]``.
+    """
+
+    IMPORT = "import"
+    DOCSTRING = "docstring"
+    REFERENCE = "reference"
+    ANALYSIS = "analysis"
+    REGISTRY = "registry"
+    VALUE = "value"
+    EXAMPLE = "example"
+
+    @property
+    def description(self) -> str:
+        return WARNING_DESCRIPTIONS[self]
+
+
+WARNING_DESCRIPTIONS = {
+    WarningKind.IMPORT: "A configured module, the registry's module or a helper module cannot "
+    "be imported. The warning gives the exception and where it was raised.",
+    WarningKind.DOCSTRING: "A docstring has a section refgen does not know or gives one twice, "
+    "a Parameters line cannot be read, or a derived attribute has no docstring.",
+    WarningKind.REFERENCE: "An implementation reference (a bare dotted path under References) "
+    "cannot be imported.",
+    WarningKind.ANALYSIS: "A class or module cannot be analysed at all. The rest of the site "
+    "still builds.",
+    WarningKind.REGISTRY: "The registry cannot be read, or holds an entry whose class is in none "
+    "of the documented modules.",
+    WarningKind.VALUE: "A scenario role names an entry or attribute that does not exist, or a "
+    "value that cannot be computed; or a derived attribute raises for a registry entry (other "
+    "than for lack of an optional input, which the tables show as not available).",
+    WarningKind.EXAMPLE: "An example prints something other than what its docstring shows, "
+    "or raises.",
+}
 
 
 @dataclass(frozen=True)
@@ -26,8 +65,7 @@ class SourceLocation:
 class Problem:
     """Something wrong with the analysed code, reported as a warning."""
 
-    kind: str
-    """Short machine name of the problem, e.g. ``docstring`` or ``equation``."""
+    kind: WarningKind
     message: str
     location: SourceLocation | None
     subject: str

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import os
 from dataclasses import dataclass
 
 
@@ -70,27 +69,17 @@ class PropertySource:
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
 
 
-def read_module_source(path: str) -> ModuleSource:
-    """Parse ``path``; the result is cached until the file changes."""
-    stat = os.stat(path)
-    return _read_module_source(path, stat.st_mtime_ns, stat.st_size)
-
-
-def clear_source_caches() -> None:
-    _read_module_source.cache_clear()
+def parse_module(path: str) -> ModuleSource:
+    """Read and parse ``path`` (the Project's cache keeps the result until the file changes)."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    return ModuleSource(path, text, ast.parse(text, filename=path))
 
 
 def is_class_variable(annotation: object) -> bool:
     """Whether an annotation (as text or object) declares a ``ClassVar``."""
     text = annotation if isinstance(annotation, str) else repr(annotation)
     return text.startswith(("ClassVar", "typing.ClassVar"))
-
-
-@functools.lru_cache(maxsize=512)
-def _read_module_source(path: str, mtime_ns: int, size: int) -> ModuleSource:
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    return ModuleSource(path, text, ast.parse(text, filename=path))
 
 
 def dotted_name(node: ast.expr) -> str | None:

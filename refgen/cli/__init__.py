@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,8 @@ if TYPE_CHECKING:
         ScenarioDoc,
         SourceLocation,
     )
-    from refgen.config import ProjectConfig
+    from refgen.config import Settings
+    from refgen.project import Project
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -58,53 +58,27 @@ class CliError(Exception):
 # --------------------------------------------------------------------------- the project
 
 
-class Project:
-    """The configured modules and registry, imported and analysed on demand."""
+class CliProject:
+    """The shared Project, with the command line's rule: failures are one-line errors."""
 
-    def __init__(self, modules: Sequence[str], registry: str | None) -> None:
-        self.module_names = tuple(dict.fromkeys(modules))
-        self.registry_path = registry or None
-        self._scenarios: dict[type, ScenarioDoc] = {}
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.module_names = project.settings.modules
+        self.registry_path = project.settings.registry
 
-    # Imports and analysis raise; each command decides whether that is fatal.
-
-    @cached_property
+    @property
     def registry(self) -> RegistryDoc | None:
-        if not self.registry_path:
-            return None
-        from refgen import analysis
-
-        try:
-            return analysis.analyse_registry(self.registry_path)
-        except Exception as error:
-            raise CliError(
-                f"refgen: cannot read registry {self.registry_path!r}: "
-                f"{type(error).__name__}: {error}"
-            ) from error
+        if self.project.registry_failed:
+            problem = next(p for p in self.project.problems if p.kind == "import")
+            raise CliError(f"refgen: {problem.message}")
+        return self.project.registry
 
     def import_modules(self) -> tuple[list[type], list[Problem]]:
-        """Scenario classes of every importable module, and a problem per failed import."""
-        from refgen.analysis import discovery
-        from refgen.analysis.failures import import_problem
+        project = self.project
+        problems = [p for p in project.problems if p.kind == "import"]
+        return project.classes, problems
 
-        classes: list[type] = []
-        problems: list[Problem] = []
-        for name in self.module_names:
-            try:
-                module = discovery.import_module(name)
-            except Exception as error:  # user code: report, never crash
-                problems.append(import_problem(name, error))
-                continue
-            classes.extend(discovery.scenario_classes(module))
-        if not self.module_names and self.registry:
-            # Only a registry configured: document the classes its entries instantiate.
-            for entry in self.registry.entries:
-                cls = discovery.resolve(entry.scenario)
-                if cls not in classes:
-                    classes.append(cls)
-        return classes, problems
-
-    @cached_property
+    @property
     def classes(self) -> list[type]:
         classes, problems = self.import_modules()
         if problems:
@@ -113,48 +87,33 @@ class Project:
         return classes
 
     def scenario(self, cls: type) -> ScenarioDoc:
-        if cls not in self._scenarios:
-            from refgen import analysis
-
-            self._scenarios[cls] = analysis.analyse_scenario(cls, self.registry)
-        return self._scenarios[cls]
+        return self.project.scenario(cls)
 
     def scenarios(self) -> list[ScenarioDoc]:
         return [self.scenario(cls) for cls in self.classes]
 
     def entry(self, name: str) -> RegistryEntryDoc | None:
-        if self.registry is None:
-            return None
-        if self.registry_path and name.startswith(f"{self.registry_path}."):
-            name = name[len(self.registry_path) + 1 :]
-        return next((e for e in self.registry.entries if e.name == name), None)
+        self.registry  # noqa: B018 (raises when the registry cannot be read)
+        return self.project.entry(name)
 
     def instance(self, entry: RegistryEntryDoc) -> Any:
-        from refgen.analysis import discovery
-
-        return discovery.resolve(f"{entry.registry}.{entry.name}")
+        return self.project.instance(entry)
 
     def entry_scenario(self, entry: RegistryEntryDoc) -> ScenarioDoc:
-        return self.scenario(type(self.instance(entry)))
+        return self.project.entry_scenario(entry)
 
     def helpers(self) -> list[HelperDoc]:
-        """Every public function of the helper modules that the scenarios use, by qualname."""
-        from refgen import analysis
-        from refgen.analysis import discovery
-
-        found = []
-        for module_name in analysis.helper_modules(self.scenarios()):
-            module = discovery.import_module(module_name)
-            found.extend(analysis.analyse_helper(f) for f in discovery.public_functions(module))
-        return sorted(found, key=lambda h: h.qualname)
+        self.classes  # noqa: B018
+        return self.project.helpers()
 
 
-def build_project(args: argparse.Namespace) -> tuple[Project, ProjectConfig]:
+def build_project(args: argparse.Namespace) -> tuple[CliProject, Settings]:
     """The project the options and ``[tool.refgen]`` describe; CliError when it is empty."""
-    from refgen.config import ConfigError, load_project_config
+    from refgen.config import ConfigError, Settings, load_settings
+    from refgen.project import Project
 
     try:
-        config = load_project_config(Path.cwd())
+        config = load_settings(Path.cwd())
     except ConfigError as error:
         raise CliError(str(error)) from error
     modules = getattr(args, "module", None) or list(config.modules)
@@ -176,7 +135,13 @@ def build_project(args: argparse.Namespace) -> tuple[Project, ProjectConfig]:
         root = str(config.source.parent)
         if root not in sys.path:
             sys.path.append(root)
-    return Project(modules, registry), config
+    try:
+        settings = Settings.from_mapping(
+            {"modules": modules, "registry": registry or None}, "the command line"
+        )
+    except ConfigError as error:
+        raise CliError(str(error)) from error
+    return CliProject(Project(settings)), config
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -278,7 +243,7 @@ def close_matches(name: str, candidates: Iterable[str], limit: int = 5) -> list[
     return [candidate for _, candidate in sorted(scored)[:limit]]
 
 
-def find_classes(project: Project, name: str) -> list[type]:
+def find_classes(project: CliProject, name: str) -> list[type]:
     from refgen.analysis import discovery
 
     return [
@@ -288,7 +253,7 @@ def find_classes(project: Project, name: str) -> list[type]:
     ]
 
 
-def resolve_owner(project: Project, name: str) -> Target | None:
+def resolve_owner(project: CliProject, name: str) -> Target | None:
     """An entry or class called ``name``; CliError when a short class name is ambiguous."""
     entry = project.entry(name)
     if entry is not None:
@@ -304,7 +269,7 @@ def resolve_owner(project: Project, name: str) -> Target | None:
     return None
 
 
-def resolve_target(project: Project, name: str) -> Target:
+def resolve_target(project: CliProject, name: str) -> Target:
     owner = resolve_owner(project, name)
     if owner is not None:
         return owner
@@ -329,7 +294,7 @@ def resolve_target(project: Project, name: str) -> Target:
     )
 
 
-def candidate_names(project: Project, helpers: Sequence[HelperDoc]) -> list[str]:
+def candidate_names(project: CliProject, helpers: Sequence[HelperDoc]) -> list[str]:
     found: list[str] = []
     entries = project.registry.entries if project.registry else ()
     for entry in entries:
@@ -341,10 +306,8 @@ def candidate_names(project: Project, helpers: Sequence[HelperDoc]) -> list[str]
     return found
 
 
-def render_entry(project: Project, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> list[str]:
-    from refgen.evaluate import values
-
-    computed = values.entry_values(scenario, entry)
+def render_entry(project: CliProject, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> list[str]:
+    computed = project.project.entry_values(scenario, entry)
     stated = dict(entry.inputs)
     lines = [
         entry.name,
@@ -465,20 +428,17 @@ def render_attribute(
     return lines
 
 
-def attribute_equation(project: Project, derived: DerivedDoc) -> list[str]:
+def attribute_equation(project: CliProject, derived: DerivedDoc) -> list[str]:
     equation = derived.equation
     if equation.expression is not None:
         first, *rest = equation.expression.split("\n")
         return [f"Equation: {first}", *(f"          {line}" for line in rest)]
     if not equation.helpers:
         return [f"Equation: none shown ({equation.reason})"]
-    from refgen import analysis
-    from refgen.analysis import discovery
-
     lines = [f"Equation: carried by a helper ({equation.reason})"]
     for path in equation.helpers:
         try:
-            helper = analysis.analyse_helper(discovery.resolve(path))
+            helper = project.project.helper(path)
         except Exception as error:  # user code: say so, keep going
             lines.append(f"  {path} (cannot be read: {type(error).__name__}: {error})")
             continue
@@ -537,7 +497,7 @@ def command_show(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- search
 
 
-def search_rows(project: Project, word: str) -> list[tuple[str, str, str]]:
+def search_rows(project: CliProject, word: str) -> list[tuple[str, str, str]]:
     """``(name, kind, description)`` of every class, input, derived attribute and
     registry entry whose name or description contains ``word`` (any case)."""
     wanted = word.casefold()
@@ -729,7 +689,7 @@ def unit_registry(instance: Any, scenario: ScenarioDoc) -> Any:
     return pint.get_application_registry()
 
 
-def unit_findings(project: Project, scenario: ScenarioDoc) -> list[Finding]:
+def unit_findings(project: CliProject, scenario: ScenarioDoc) -> list[Finding]:
     """Derived attributes whose description states a unit other than the computed one.
 
     One finding per attribute: the first registry entry that disagrees is
@@ -814,11 +774,8 @@ class CheckReport:
     """Classes with no registry entry, whose units could not be compared."""
 
 
-def check_findings(project: Project) -> CheckReport:
+def check_findings(project: CliProject) -> CheckReport:
     """Every finding, sorted, and what was checked."""
-    from refgen import analysis
-    from refgen.analysis import discovery
-
     classes, problems = project.import_modules()
     findings = [from_problem(p) for p in problems]
     scenarios = []
@@ -838,10 +795,9 @@ def check_findings(project: Project) -> CheckReport:
         findings += lint_scenario(scenario)
         findings += unit_findings(project, scenario)
     seen_helpers = set()
-    for module_name in analysis.helper_modules(scenarios):
+    for module_name in project.project.cache.helper_modules(scenarios):
         try:
-            module = discovery.import_module(module_name)
-            helpers = [analysis.analyse_helper(f) for f in discovery.public_functions(module)]
+            helpers = project.project.helpers_of(module_name)
         except Exception as error:
             findings.append(
                 Finding(module_name, 0, "import", f"cannot read helper module: {error}")
@@ -969,9 +925,7 @@ def export_helper(helper: HelperDoc) -> dict[str, Any]:
     }
 
 
-def export_entries(project: Project) -> list[dict[str, Any]]:
-    from refgen.evaluate import values
-
+def export_entries(project: CliProject) -> list[dict[str, Any]]:
     registry = project.registry
     if registry is None:
         return []
@@ -979,7 +933,7 @@ def export_entries(project: Project) -> list[dict[str, Any]]:
     out = []
     for entry in registry.entries:
         scenario = project.entry_scenario(entry)
-        computed = values.entry_values(scenario, entry)
+        computed = project.project.entry_values(scenario, entry)
         inputs = {i.name for i in scenario.inputs}
         out.append(
             {
@@ -1005,7 +959,7 @@ def export_entries(project: Project) -> list[dict[str, Any]]:
     return out
 
 
-def registry_file(project: Project) -> str | None:
+def registry_file(project: CliProject) -> str | None:
     from refgen.analysis import discovery
 
     if not project.registry_path or project.registry is None or project.registry.location is None:
@@ -1015,7 +969,7 @@ def registry_file(project: Project) -> str | None:
     return discovery.display_path(module)
 
 
-def export_reference(project: Project) -> dict[str, Any]:
+def export_reference(project: CliProject) -> dict[str, Any]:
     """The whole reference as plain JSON data (see ``export_schema.json``)."""
     from refgen import __version__
 

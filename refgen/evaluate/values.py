@@ -9,16 +9,17 @@ with the reason, never a traceback. Like analysis, it knows nothing of Sphinx.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from refgen import analysis
-from refgen.analysis import discovery
 from refgen.analysis.model import RegistryEntryDoc, ScenarioDoc
+
+if TYPE_CHECKING:
+    from refgen.project import Project
 
 NOT_AVAILABLE = "not available"
 DEFAULT_PRECISION = 5
 """Significant figures of the numbers in registry value tables."""
-INLINE_FORMAT = ".3g"
+INLINE = ".3g"
 """Format of a value quoted in prose when the author gives none."""
 
 
@@ -125,30 +126,16 @@ def compute(
 
 
 def entry_values(
-    scenario: ScenarioDoc, entry: RegistryEntryDoc, precision: int = DEFAULT_PRECISION
+    scenario: ScenarioDoc,
+    entry: RegistryEntryDoc,
+    instance: Any,
+    precision: int = DEFAULT_PRECISION,
 ) -> EntryValues:
-    """Every attribute of one registry entry."""
-    instance = discovery.resolve(f"{entry.registry}.{entry.name}")
+    """Every attribute of one registry entry, ``instance``."""
     values = tuple(
         compute(scenario, instance, name, precision=precision) for name in scenario.attribute_names
     )
     return EntryValues(entry.name, f"{entry.registry}.{entry.name}", values)
-
-
-def scenario_values(
-    scenario: ScenarioDoc, precision: int = DEFAULT_PRECISION
-) -> tuple[EntryValues, ...]:
-    """The values of every registry entry of ``scenario``'s class."""
-    return tuple(entry_values(scenario, entry, precision) for entry in scenario.registry_entries)
-
-
-def headline(scenario: ScenarioDoc, spec: str = INLINE_FORMAT) -> tuple[str, Value] | None:
-    """The headline attribute's value for the class's first registry entry."""
-    if scenario.headline is None or not scenario.registry_entries:
-        return None
-    entry = scenario.registry_entries[0]
-    instance = discovery.resolve(f"{entry.registry}.{entry.name}")
-    return entry.name, compute(scenario, instance, scenario.headline, spec)
 
 
 @dataclass(frozen=True)
@@ -163,15 +150,16 @@ class Quote:
     """Files the quoted figure depends on (besides the registry's)."""
 
 
-def quote(registry: str | None, text: str) -> Quote:
-    """Evaluate ``Entry.attribute`` (optionally ``:spec``) against ``registry``."""
+def quote(project: Project, text: str) -> Quote:
+    """Evaluate ``Entry.attribute`` (optionally ``:spec``) against the project's registry."""
+    registry = project.settings.registry
     target, _, spec = text.partition(":")
     entry, _, attribute = target.strip().rpartition(".")
     if not registry or not entry:
         return Quote(None, problem="write Entry.attribute and set a registry")
     try:
-        instance = discovery.resolve(f"{registry}.{entry}")
-        scenario = analysis.analyse_scenario(type(instance))
+        instance = project.resolve(f"{registry}.{entry}")
+        scenario = project.cache.scenario(type(instance))
     except Exception as error:
         reason = f"no registry scenario {entry!r} in {registry} ({type(error).__name__}: {error})"
         return Quote(None, problem=reason)
@@ -181,7 +169,7 @@ def quote(registry: str | None, text: str) -> Quote:
             problem=f"{scenario.name} has no attribute {attribute!r}",
             source_files=scenario.source_files,
         )
-    value = compute(scenario, instance, attribute, spec.strip() or INLINE_FORMAT)
+    value = compute(scenario, instance, attribute, spec.strip() or INLINE)
     return Quote(
         value,
         f"{scenario.qualname}.{attribute}",

@@ -23,6 +23,7 @@ from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.errors import ConfigError as SphinxConfigError
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.display import status_iterator
@@ -30,14 +31,16 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.util.nodes import make_id, make_refnode
 from sphinx.util.parsing import nested_parse_to_nodes
 
-from refgen import __version__, analysis
+from refgen import __version__
 from refgen.analysis import discovery
-from refgen.analysis.model import ExampleBlock, Problem, RegistryDoc, ScenarioDoc, SourceLocation
+from refgen.analysis.model import ExampleBlock, Problem, ScenarioDoc, SourceLocation
+from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.evaluate import values
 from refgen.evaluate.examples import run_examples
+from refgen.project import Project
 from refgen.render import fragments
 from refgen.render import rest as render
-from refgen.sphinx.stubs import plan_site, write_plan
+from refgen.sphinx.stubs import write_stubs
 
 logger = logging.getLogger(__name__)
 
@@ -374,10 +377,11 @@ class ScenarioValueRole(SphinxRole):
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         fallback = [nodes.literal(self.rawtext, self.text, classes=["refgen-value", "unavailable"])]
-        note_registry_dependency(self.env, self.config)
-        if BUILD_STATE["registry_failed"]:
+        project = project_of(self.env)
+        note_registry_dependency(self.env)
+        if project.registry_failed:
             return fallback, []  # reported once, when the pages were planned
-        quoted = values.quote(self.config.refgen_registry, self.text)
+        quoted = project.quote(self.text)
         for path in quoted.source_files:
             self.env.note_dependency(path)
         if quoted.problem or quoted.value is None:
@@ -446,35 +450,34 @@ class _GeneratedPageDirective(SphinxDirective):
                 self.env.note_dependency(path)
 
 
-def _registry(config: Any) -> RegistryDoc | None:
-    """The registry, or None when it fails (page planning has reported why)."""
-    if not config.refgen_registry or BUILD_STATE["registry_failed"]:
-        return None
-    try:
-        return analysis.analyse_registry(config.refgen_registry)
-    except Exception:
-        return None
+def project_of(env: Any) -> Project:
+    """The Project of this build, made when the builder started."""
+    project: Project = getattr(env, PROJECT)
+    return project
 
 
-def note_registry_dependency(env: Any, config: Any) -> None:
+PROJECT = "refgen_project"
+"""Attribute of the environment holding the Project (pickled as its settings only)."""
+
+
+def note_registry_dependency(env: Any) -> None:
     """Make the current page depend on the registry's files, even a broken registry's."""
-    if config.refgen_registry:
-        for path in BUILD_STATE["registry_files"]:
-            env.note_dependency(path)
+    for path in project_of(env).registry_files():
+        env.note_dependency(path)
 
 
 class ScenarioDirective(_GeneratedPageDirective):
     """``.. refgen-scenario:: module.Class``: the reference page of one class."""
 
     def run(self) -> list[nodes.Node]:
-        config = self.config
         module_name = self.arguments[0].rpartition(".")[0]
         module_file = discovery.module_file(module_name)
         if module_file:  # so that fixing a class that fails to analyse re-reads its page
             self.env.note_dependency(module_file)
+        project = project_of(self.env)
         try:
-            cls = discovery.resolve(self.arguments[0])
-            scenario = analysis.analyse_scenario(cls, _registry(self.config))
+            cls = project.resolve(self.arguments[0])
+            scenario = project.scenario(cls)
         except Exception as error:
             warn(
                 "analysis",
@@ -482,22 +485,22 @@ class ScenarioDirective(_GeneratedPageDirective):
                 self.get_location(),
             )
             return []
-        note_registry_dependency(self.env, self.config)
+        note_registry_dependency(self.env)
         for path in scenario.source_files:
             self.env.note_dependency(path)
         for problem in scenario.problems:
             warn_problem(problem)
         if scenario.docstring.examples and self._runs_examples():
             queue_examples(self.env, scenario.qualname, scenario.docstring.examples)
-        precision = config.refgen_value_precision
-        entry_values = values.scenario_values(scenario, precision)
+        precision = project.settings.value_precision
+        entry_values = project.values(scenario)
         self._report_raising_properties(scenario, entry_values)
         examples = [scenario.docstring.examples] if scenario.docstring.examples else []
         lines = render.render_scenario(scenario, entry_values, precision)
         return self.parse_lines(lines, scenario.location, examples)
 
     def _runs_examples(self) -> bool:
-        return bool(self.config.refgen_run_examples)
+        return project_of(self.env).settings.run_examples
 
     @staticmethod
     def _report_raising_properties(
@@ -522,23 +525,21 @@ class CategoryDirective(_GeneratedPageDirective):
 
     def run(self) -> list[nodes.Node]:
         module_name = self.arguments[0]
+        project = project_of(self.env)
         try:
             module = discovery.import_module(module_name)
-            doc = analysis.analyse_module(module_name)
-            registry = _registry(self.config)
-            scenarios = [
-                analysis.analyse_scenario(c, registry) for c in discovery.scenario_classes(module)
-            ]
+            doc = project.module(module_name)
+            scenarios = project.scenarios_of(module_name)
         except Exception as error:
             warn("analysis", f"cannot document module {module_name}: {error}", self.get_location())
             return []
         self.depend_on(module)
-        note_registry_dependency(self.env, self.config)
+        note_registry_dependency(self.env)
         headlines = {}
         for scenario in scenarios:
             for path in scenario.source_files:
                 self.env.note_dependency(path)
-            found = values.headline(scenario)
+            found = project.headline(scenario)
             if found is not None and found[1].available:
                 headlines[scenario.qualname] = found
         return self.parse_lines(render.render_category(doc, scenarios, headlines), doc.location)
@@ -549,10 +550,11 @@ class HelpersDirective(_GeneratedPageDirective):
 
     def run(self) -> list[nodes.Node]:
         module_name = self.arguments[0]
+        project = project_of(self.env)
         try:
             module = discovery.import_module(module_name)
-            doc = analysis.analyse_module(module_name)
-            helpers = [analysis.analyse_helper(f) for f in discovery.public_functions(module)]
+            doc = project.module(module_name)
+            helpers = project.helpers_of(module_name)
         except Exception as error:
             warn("analysis", f"cannot document module {module_name}: {error}", self.get_location())
             return []
@@ -567,9 +569,9 @@ class RegistryDirective(_GeneratedPageDirective):
     """``.. refgen-registry:: module.Registry``: the page of the named scenarios."""
 
     def run(self) -> list[nodes.Node]:
-        note_registry_dependency(self.env, self.config)
+        note_registry_dependency(self.env)
         try:
-            registry = analysis.analyse_registry(self.arguments[0])
+            registry = project_of(self.env).cache.registry(self.arguments[0])
         except Exception as error:
             warn(
                 "registry",
@@ -594,9 +596,6 @@ class IndexDirective(_GeneratedPageDirective):
         location = SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)
         return self.parse_lines(lines, location)
 
-
-BUILD_STATE: dict[str, Any] = {"registry_failed": False, "registry_files": ()}
-"""Facts page planning learnt, for the directives and roles of the same build."""
 
 # Examples are queued while pages are read (possibly in parallel workers) and run
 # once, in the main process, when reading is done: one progress bar, one run each.
@@ -628,7 +627,7 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
     queued.clear()
     if app.builder.name == "doctest":
         return []  # the doctest builder runs these examples itself
-    if BUILD_STATE["registry_failed"] and jobs:
+    if project_of(env).registry_failed and jobs:
         logger.info("[refgen] examples not run: the registry could not be imported")
         return []
     for subject, block in status_iterator(
@@ -645,40 +644,40 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
 
 
 def generate_pages(app: Sphinx) -> None:
-    """Plan the reference and write its stubs before Sphinx looks for sources."""
-    analysis.clear_caches()
-    config = app.config
+    """Load the Project, report its problems and write the page stubs."""
 
     def progress(modules: list[str]) -> Iterable[str]:
         return status_iterator(
             modules, "[refgen] reading scenario modules... ", "purple", len(modules), app.verbosity
         )
 
-    plan = plan_site(
-        config.refgen_modules,
-        config.refgen_registry,
-        config.refgen_root,
-        config.refgen_title,
-        progress,
-    )
-    for problem in plan.problems:
+    project = Project(settings_of(app.config), progress)
+    setattr(app.env, PROJECT, project)
+    pages = project.pages()
+    for problem in project.problems:
         warn_problem(problem)
-    # Quotes and examples need the registry; when it cannot be imported that is
-    # reported once above, instead of once per quote and per example.
-    BUILD_STATE["registry_failed"] = plan.registry_failed
-    # Found once here rather than on every page: for a broken registry, finding
-    # them means running its failing import again.
-    BUILD_STATE["registry_files"] = (
-        analysis.registry_files(config.refgen_registry) if config.refgen_registry else ()
-    )
-    analysis.release_syntax_trees()
-    written = write_plan(plan, Path(app.srcdir), config.refgen_root)
+    project.registry_files()  # found once here: for a broken registry, that means importing it
+    project.cache.release_syntax_trees()
+    written = write_stubs(pages, Path(app.srcdir), project.settings.root)
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
-        plan.scenario_count,
-        len(plan.pages),
+        len(project.classes),
+        len(pages),
         len(written),
     )
+
+
+def settings_of(config: Config) -> Settings:
+    """The refgen settings of ``conf.py``, validated."""
+    values = {f"{PREFIX}{spec.name}": config[f"{PREFIX}{spec.name}"] for spec in setting_fields()}
+    try:
+        return Settings.from_mapping(values, "conf.py", prefix=PREFIX)
+    except ConfigError as error:
+        raise SphinxConfigError(str(error)) from error
+
+
+def check_settings(app: Sphinx, config: Config) -> None:
+    settings_of(config)
 
 
 STATIC = Path(__file__).parent / "static"
@@ -693,14 +692,10 @@ def add_static_path(app: Sphinx, config: Config) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.viewcode")
-    app.add_config_value("refgen_modules", [], "env", types=frozenset({list, tuple}))
-    app.add_config_value("refgen_registry", None, "env", types=frozenset({str, type(None)}))
-    app.add_config_value("refgen_root", "reference", "env", types=frozenset({str}))
-    app.add_config_value("refgen_title", "Reference", "env", types=frozenset({str}))
-    app.add_config_value("refgen_run_examples", True, "env", types=frozenset({bool}))
-    app.add_config_value(
-        "refgen_value_precision", values.DEFAULT_PRECISION, "env", types=frozenset({int})
-    )
+    for spec in setting_fields():
+        default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
+        app.add_config_value(f"{PREFIX}{spec.name}", default, "env")
+    app.connect("config-inited", check_settings)
     app.add_node(pending_source_link)
     app.add_node(html_fragment)
     app.add_role(render.SOURCE_ROLE, SourceRole())

@@ -1,0 +1,102 @@
+"""The analysis cache: parsed files and analysed records, owned by one Project.
+
+Each kind of record is memoised under a key that changes when what it was
+computed from changes: a source file by its path, modification time and size;
+a class, a registry or a helper by the live object (a re-imported module gives
+new objects, so they are analysed afresh). Nothing is cached at module level:
+the Project that owns this cache clears it when it reloads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
+
+from refgen.analysis import discovery, modules, registry, scenarios
+from refgen.analysis.members import ClassSource, read_class_source
+from refgen.analysis.model import HelperDoc, ModuleDoc, RegistryDoc, ScenarioDoc
+from refgen.analysis.source import ModuleSource, parse_module
+
+T = TypeVar("T")
+
+
+class AnalysisCache:
+    """Memoised analysis of one project's sources."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict[Hashable, Any]] = {}
+
+    def remember(self, kind: str, key: Hashable, compute: Callable[[Any], T]) -> T:
+        """``compute(key)``, computed once per ``kind`` and ``key``."""
+        table = self._tables.setdefault(kind, {})
+        if key not in table:
+            table[key] = compute(key)
+        return table[key]  # type: ignore[no-any-return]
+
+    def forget(self, *kinds: str) -> None:
+        """Drop the records of ``kinds`` (every kind when none is named)."""
+        for kind in kinds or list(self._tables):
+            self._tables.pop(kind, None)
+
+    def release_syntax_trees(self) -> None:
+        """Drop parsed source files; analysed records stay.
+
+        Keeping hundreds of syntax trees alive after planning only gives the
+        garbage collector more to walk; anything analysed later parses again.
+        """
+        self.forget("source", "class-source")
+
+    # ------------------------------------------------------------------ sources
+
+    def module_source(self, path: str) -> ModuleSource:
+        """``path`` parsed; parsed again only when the file changes."""
+        stat = os.stat(path)
+        return self.remember("source", (path, stat.st_mtime_ns, stat.st_size), _parse)
+
+    def class_source(self, cls: type) -> ClassSource:
+        return self.remember("class-source", cls, self._read_class_source)
+
+    def _read_class_source(self, cls: type) -> ClassSource:
+        return read_class_source(cls, self.module_source)
+
+    # ------------------------------------------------------------------ records
+
+    def module(self, name: str) -> ModuleDoc:
+        return self.remember("module", name, self._analyse_module)
+
+    def _analyse_module(self, name: str) -> ModuleDoc:
+        return modules.analyse_module(self.module_source, name)
+
+    def scenario(self, cls: type) -> ScenarioDoc:
+        """The record of ``cls`` without registry entries (the Project adds them)."""
+        return self.remember("scenario", cls, self._analyse_class)
+
+    def _analyse_class(self, cls: type) -> ScenarioDoc:
+        return scenarios.analyse_class(self, self.module(cls.__module__).title, cls)
+
+    def helper(self, function: Any) -> HelperDoc:
+        return self.remember("helper", function, self._analyse_helper)
+
+    def _analyse_helper(self, function: Any) -> HelperDoc:
+        return modules.analyse_helper(self.module_source, function)
+
+    def registry(self, path: str) -> RegistryDoc:
+        """The registry ``path`` names: read again only when it is a new object."""
+        obj = discovery.resolve(path)
+        known = self._tables.get("registry", {}).get(path)
+        if known is not None and known[0] is obj:
+            return known[1]  # type: ignore[no-any-return]
+        doc = registry.read_registry(self.module_source, path, obj)
+        self._tables.setdefault("registry", {})[path] = (obj, doc)
+        return doc
+
+    def registry_files(self, path: str) -> tuple[str, ...]:
+        return registry.registry_files(self.module_source, path)
+
+    def helper_modules(self, analysed: Iterable[ScenarioDoc]) -> list[str]:
+        return modules.helper_modules(analysed)
+
+
+def _parse(key: tuple[str, int, int]) -> ModuleSource:
+    return parse_module(key[0])

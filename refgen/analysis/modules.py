@@ -1,0 +1,98 @@
+"""Modules and helpers: the records of a category module and of a helper function."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from refgen.analysis import discovery
+from refgen.analysis.docstrings import parse_docstring
+from refgen.analysis.equations import extract_steps
+from refgen.analysis.model import EquationStep, HelperDoc, ModuleDoc, ScenarioDoc, SourceLocation
+from refgen.analysis.source import ModuleSource, docstring_node, find_function
+
+Reader = Callable[[str], ModuleSource]
+
+
+def object_source(read: Reader, obj: Any) -> ModuleSource:
+    """The parsed source file that defines ``obj``."""
+    path = discovery.source_file(obj)
+    if path is None:
+        raise ValueError(f"{discovery.dotted_path(obj)} has no source file")
+    return read(path)
+
+
+def analyse_module(read: Reader, module_name: str) -> ModuleDoc:
+    """Title, description and members of a scenario or helper module."""
+    module = sys.modules[module_name]
+    source = object_source(read, module)
+    node = docstring_node(source.tree.body)
+    doc = parse_docstring(
+        str(node.value) if node else None, source.path, node.lineno if node else 1
+    )
+    members = [cls.__name__ for cls in discovery.scenario_classes(module)]
+    if not members:
+        members = [func.__name__ for func in discovery.public_functions(module)]
+    return ModuleDoc(
+        name=module_name,
+        title=doc.summary or module_name,
+        description=doc.description,
+        location=SourceLocation(source.path, 1),
+        members=tuple(members),
+    )
+
+
+def _signature_as_written(node: Any) -> str:
+    returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
+    return f"({ast.unparse(node.args)}){returns}"
+
+
+def analyse_helper(read: Reader, function: Any) -> HelperDoc:
+    """The reference record of a helper function."""
+    source = object_source(read, function)
+    node = find_function(source.tree, function.__name__)
+    doc_node = docstring_node(node.body) if node else None
+    qualname = discovery.dotted_path(function)
+    line = node.lineno if node else 1
+    return HelperDoc(
+        name=function.__name__,
+        qualname=qualname,
+        signature=_signature_as_written(node) if node else str(inspect.signature(function)),
+        docstring=parse_docstring(
+            str(doc_node.value) if doc_node else None,
+            source.path,
+            doc_node.lineno if doc_node else line,
+            qualname,
+        ),
+        location=SourceLocation(source.path, line),
+        steps=tuple(EquationStep(s.target, s.expression) for s in extract_steps(source, node))
+        if node
+        else (),
+    )
+
+
+def helper_modules(scenarios: Iterable[ScenarioDoc]) -> list[str]:
+    """Modules of every helper that a scenario references or calls, first seen first."""
+    modules: dict[str, None] = {}
+    for scenario in scenarios:
+        targets = [r.target for r in scenario.docstring.implementation_references]
+        targets += [h for d in scenario.derived for h in d.equation.helpers]
+        for target in targets:
+            module = _defining_module(target) if target else None
+            if module:
+                modules.setdefault(module)
+    return list(modules)
+
+
+def _defining_module(dotted: str) -> str | None:
+    """The module that defines the function ``dotted`` names (not a class or method)."""
+    try:
+        target = discovery.resolve(dotted)
+    except Exception:
+        return None
+    if inspect.isfunction(target) and "." not in target.__qualname__:
+        return str(target.__module__)
+    return None

@@ -1,0 +1,91 @@
+"""The registry: named scenario instances, read from the registry object and its source."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from refgen.analysis import discovery
+from refgen.analysis.dependencies import in_package
+from refgen.analysis.docstrings import parse_docstring, summary
+from refgen.analysis.model import Docstring, RegistryDoc, RegistryEntryDoc, SourceLocation
+from refgen.analysis.modules import Reader, object_source
+from refgen.analysis.source import (
+    AssignmentSource,
+    class_assignments,
+    docstring_node,
+    find_class,
+    imported_modules,
+)
+
+
+def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDoc:
+    """The registry object ``registry`` (named ``registry_path``) and every entry in it."""
+    assignments: dict[str, AssignmentSource] = {}
+    doc = Docstring()
+    location = None
+    if inspect.isclass(registry):
+        source = object_source(read, registry)
+        classdef = find_class(source.tree, registry.__qualname__)
+        if classdef is not None:
+            assignments = class_assignments(source, classdef)
+            location = SourceLocation(source.path, classdef.lineno)
+            node = docstring_node(classdef.body)
+            doc = parse_docstring(str(node.value) if node else None, source.path, classdef.lineno)
+    entries = []
+    for name, value in discovery.registry_items(registry):
+        assignment = assignments.get(name)
+        entries.append(
+            RegistryEntryDoc(
+                name=name,
+                registry=registry_path,
+                scenario=discovery.dotted_path(type(value)),
+                description=summary(assignment.docstring if assignment else None),
+                inputs=assignment.keywords if assignment else (),
+                location=SourceLocation(location.path, assignment.line)
+                if assignment and location
+                else None,
+            )
+        )
+    return RegistryDoc(
+        qualname=registry_path,
+        title=doc.summary,
+        description=doc.description,
+        entries=tuple(entries),
+        location=location,
+    )
+
+
+def registry_files(read: Reader, registry_path: str) -> tuple[str, ...]:
+    """Files an edit to which can change the registry's entries.
+
+    The modules along the dotted path, the module that defines the registry and
+    the project modules it imports. When the registry cannot be imported, the
+    project files its traceback runs through, so that fixing any of them
+    brings the pages back.
+    """
+    parts = registry_path.split(".")
+    files = {discovery.module_file(".".join(parts[:i])) for i in range(1, len(parts))}
+    try:
+        registry = discovery.resolve(registry_path)
+    except Exception as error:
+        frames = traceback.extract_tb(error.__traceback__)
+        files |= {str(Path(f.filename).resolve()) for f in frames if Path(f.filename).is_file()}
+        top = parts[0]
+        return tuple(sorted(f for f in files if f and in_package(top, f)))
+    defining = discovery.source_file(registry) if inspect.isclass(registry) else None
+    files.add(defining)
+    module = sys.modules.get(getattr(registry, "__module__", ""))
+    # The modules defining the entries' classes are left out: each class page
+    # depends on its own module, and an edit there must not re-read the others.
+    scenario_modules = {type(value).__module__ for _, value in discovery.registry_items(registry)}
+    if defining and module is not None:
+        source = read(defining)
+        for name in imported_modules(source, module.__package__):
+            if name not in scenario_modules:
+                files.add(getattr(sys.modules.get(name), "__file__", None))
+    top = parts[0]
+    return tuple(sorted(discovery.resolved_path(f) for f in files if f and in_package(top, f)))

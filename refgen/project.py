@@ -1,0 +1,307 @@
+"""The Project: one documented package, carried through every stage of the pipeline.
+
+settings (:mod:`refgen.config`) → discovery and analysis (:mod:`refgen.analysis`)
+→ evaluation (:mod:`refgen.evaluate`). Every front end (the Sphinx extension,
+the command line, the pytest plugin and the checks) builds one
+:class:`Project` and asks it; none of them runs a stage itself. The Project
+owns the analysis caches and clears them when it is reloaded.
+
+Loading never raises for the user's code: a module that cannot be imported,
+a class that cannot be analysed and a registry that cannot be read become
+:class:`~refgen.analysis.model.Problem` records in :attr:`Project.problems`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from refgen.analysis import discovery
+from refgen.analysis.cache import AnalysisCache
+from refgen.analysis.failures import import_problem
+from refgen.analysis.model import (
+    HelperDoc,
+    ModuleDoc,
+    Problem,
+    RegistryDoc,
+    RegistryEntryDoc,
+    ScenarioDoc,
+    WarningKind,
+)
+from refgen.config import Settings, load_settings
+from refgen.evaluate import values
+from refgen.evaluate.examples import ExampleRun, run_examples
+from refgen.evaluate.values import EntryValues, Quote, Value
+
+
+@dataclass(frozen=True)
+class PlannedPage:
+    """One generated page: its document name, what it shows and the object it is about."""
+
+    docname: str
+    kind: str
+    """``index``, ``category``, ``scenario``, ``helpers`` or ``registry``."""
+    argument: str
+    """The module, class or registry path the page documents (the title for ``index``)."""
+    children: tuple[str, ...] = ()
+    """Document names (relative to the page) listed in its table of contents."""
+
+
+class Project:
+    """Settings, imported modules, analysed records and computed values of one package."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        progress: Callable[[list[str]], Iterable[str]] = iter,
+    ) -> None:
+        self.settings = settings
+        self.progress = progress
+        """Wraps the list of modules while they are imported, so a caller can report each."""
+        self.cache = AnalysisCache()
+        self._loaded = False
+        self._modules: dict[str, ModuleType] = {}
+        self._classes: list[type] = []
+        self._problems: list[Problem] = []
+        self._registry: RegistryDoc | None = None
+        self._registry_failed = False
+
+    @classmethod
+    def from_pyproject(cls, start: Path) -> Project:
+        """The project ``[tool.refgen]`` of the nearest ``pyproject.toml`` describes."""
+        return cls(load_settings(start))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Sphinx pickles its environment, which holds the project; live modules and
+        # caches are transient, so only the settings are kept.
+        return {"settings": self.settings}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["settings"])  # type: ignore[misc]
+
+    # ------------------------------------------------------------------ discovery
+
+    def load(self) -> Project:
+        """Import the configured modules and the registry (once); record what fails."""
+        if self._loaded:
+            return self
+        self._loaded = True
+        for name in self.progress(list(dict.fromkeys(self.settings.modules))):
+            try:
+                self._modules[name] = discovery.import_module(name)
+            except Exception as error:  # user code: report, never crash
+                self._problems.append(import_problem(self.cache.module_source, name, error))
+                continue
+            self._classes.extend(discovery.scenario_classes(self._modules[name]))
+        self._load_registry()
+        return self
+
+    def _load_registry(self) -> None:
+        path = self.settings.registry
+        if not path:
+            return
+        try:
+            self._registry = self.cache.registry(path)
+        except Exception as error:  # a failing entry must not take the site down
+            module = path.rpartition(".")[0]
+            self._problems.append(
+                import_problem(
+                    self.cache.module_source, module, error, "registry module", scope=path
+                )
+            )
+            self._registry_failed = True
+            return
+        if not self.settings.modules:
+            # Only a registry configured: document the classes its entries instantiate.
+            for entry in self._registry.entries:
+                cls = discovery.resolve(entry.scenario)
+                if cls not in self._classes:
+                    self._classes.append(cls)
+
+    def reload(self) -> Project:
+        """Forget everything loaded and analysed; the next question loads afresh."""
+        self.__init__(self.settings, self.progress)  # type: ignore[misc]
+        return self
+
+    @property
+    def modules(self) -> dict[str, ModuleType]:
+        """The configured modules that imported, by name, in configuration order."""
+        return self.load()._modules
+
+    @property
+    def classes(self) -> list[type]:
+        """Every scenario class of the imported modules, in module and source order."""
+        return self.load()._classes
+
+    @property
+    def problems(self) -> list[Problem]:
+        """What went wrong while loading and analysing, in the order it was found."""
+        self.load()
+        return list(dict.fromkeys(self._problems))
+
+    @property
+    def registry(self) -> RegistryDoc | None:
+        """The registry, or None when none is configured or it cannot be read."""
+        return self.load()._registry
+
+    @property
+    def registry_failed(self) -> bool:
+        """A registry is configured but cannot be read (a problem says why)."""
+        return self.load()._registry_failed
+
+    def registry_files(self) -> tuple[str, ...]:
+        """Files an edit to which can change the registry, even a broken one."""
+        if not self.settings.registry:
+            return ()
+        return self.cache.remember(
+            "registry-files", self.settings.registry, self.cache.registry_files
+        )
+
+    def resolve(self, dotted: str) -> Any:
+        """The object a dotted path names (importing what it must)."""
+        return discovery.resolve(dotted)
+
+    # ------------------------------------------------------------------ analysis
+
+    def scenario(self, cls: type) -> ScenarioDoc:
+        """The analysed record of ``cls``, with its registry entries."""
+        doc = self.cache.scenario(cls)
+        if self.registry is None:
+            return doc
+        return dataclasses.replace(doc, registry_entries=self.registry.entries_of(doc.qualname))
+
+    def scenarios(self) -> list[ScenarioDoc]:
+        """Every scenario class that can be analysed (the others are in :attr:`problems`)."""
+        found = []
+        for cls in self.classes:
+            doc = self._analysed(cls)
+            if doc is not None:
+                found.append(doc)
+        return found
+
+    def _analysed(self, cls: type) -> ScenarioDoc | None:
+        try:
+            return self.scenario(cls)
+        except Exception as error:
+            problem = Problem(
+                WarningKind.ANALYSIS,
+                f"cannot analyse: {type(error).__name__}: {error}",
+                None,
+                discovery.dotted_path(cls),
+            )
+            if problem not in self._problems:
+                self._problems.append(problem)
+            return None
+
+    def module(self, name: str) -> ModuleDoc:
+        return self.cache.module(name)
+
+    def scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
+        module = self.modules.get(module_name) or discovery.import_module(module_name)
+        return [self.scenario(cls) for cls in discovery.scenario_classes(module)]
+
+    def helper_modules(self) -> list[str]:
+        """Modules of every helper that a scenario references or calls, first seen first."""
+        return self.cache.helper_modules(self.scenarios())
+
+    def helpers_of(self, module_name: str) -> list[HelperDoc]:
+        module = discovery.import_module(module_name)
+        return [self.cache.helper(function) for function in discovery.public_functions(module)]
+
+    def helpers(self) -> list[HelperDoc]:
+        """Every public function of the helper modules, by dotted path."""
+        found = [h for name in self.helper_modules() for h in self.helpers_of(name)]
+        return sorted({h.qualname: h for h in found}.values(), key=lambda h: h.qualname)
+
+    def helper(self, dotted: str) -> HelperDoc:
+        return self.cache.helper(self.resolve(dotted))
+
+    def entry(self, name: str) -> RegistryEntryDoc | None:
+        """The registry entry called ``name`` (``Entry`` or ``registry.path.Entry``)."""
+        registry = self.registry
+        if registry is None:
+            return None
+        prefix = f"{registry.qualname}."
+        name = name.removeprefix(prefix)
+        return next((e for e in registry.entries if e.name == name), None)
+
+    def instance(self, entry: RegistryEntryDoc) -> Any:
+        return discovery.resolve(f"{entry.registry}.{entry.name}")
+
+    def entry_scenario(self, entry: RegistryEntryDoc) -> ScenarioDoc:
+        return self.scenario(type(self.instance(entry)))
+
+    # ------------------------------------------------------------------ evaluation
+
+    def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...]:
+        """Every input and derived value of every registry entry of the class."""
+        return tuple(self.entry_values(scenario, entry) for entry in scenario.registry_entries)
+
+    def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
+        return values.entry_values(
+            scenario, entry, self.instance(entry), self.settings.value_precision
+        )
+
+    def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
+        """The headline attribute's value for the class's first registry entry."""
+        if scenario.headline is None or not scenario.registry_entries:
+            return None
+        entry = scenario.registry_entries[0]
+        value = values.compute(scenario, self.instance(entry), scenario.headline, values.INLINE)
+        return entry.name, value
+
+    def quote(self, text: str) -> Quote:
+        """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose."""
+        return values.quote(self, text)
+
+    def run_examples(self, scenario: ScenarioDoc) -> ExampleRun | None:
+        block = scenario.docstring.examples
+        return run_examples(block, scenario.qualname) if block is not None else None
+
+    # ------------------------------------------------------------------ pages
+
+    def pages(self) -> list[PlannedPage]:
+        """One page per category, class and helper module, the registry page and the index."""
+        root = self.settings.root
+        pages: list[PlannedPage] = []
+        index: list[str] = []
+        for name, module in self.modules.items():
+            classes = discovery.scenario_classes(module)
+            folder = f"{root}/{name}"
+            index.append(f"{name}/index")
+            pages.append(
+                PlannedPage(f"{folder}/index", "category", name, tuple(c.__name__ for c in classes))
+            )
+            pages += [
+                PlannedPage(f"{folder}/{c.__name__}", "scenario", discovery.dotted_path(c))
+                for c in classes
+            ]
+        for name in self.helper_modules():
+            index.append(f"helpers/{name}")
+            pages.append(PlannedPage(f"{root}/helpers/{name}", "helpers", name))
+        if self.registry is not None:
+            self._check_registry_classes()
+            index.append("registry")
+            pages.append(PlannedPage(f"{root}/registry", "registry", self.registry.qualname))
+        pages.append(PlannedPage(f"{root}/index", "index", self.settings.title, tuple(index)))
+        return pages
+
+    def _check_registry_classes(self) -> None:
+        assert self.registry is not None
+        documented = {s.qualname for s in self.scenarios()}
+        for entry in self.registry.entries:
+            if entry.scenario in documented:
+                continue
+            problem = Problem(
+                WarningKind.REGISTRY,
+                f"registry entry {entry.name!r} is a {entry.scenario}, which no module "
+                "in refgen_modules defines",
+                entry.location,
+                f"{self.registry.qualname}.{entry.name}",
+            )
+            if problem not in self._problems:
+                self._problems.append(problem)
