@@ -8,11 +8,12 @@ needs no JavaScript, no network and no Graphviz; each node links to its entry.
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
-from html import escape
 
 from refgen.analysis.model import ScenarioDoc
+from refgen.render.markup import element, internal_href
 
 CHAR_WIDTH = 7.4
 NODE_HEIGHT = 24
@@ -68,37 +69,43 @@ def place(scenario: ScenarioDoc) -> list[PlacedNode]:
     return [PlacedNode(name, column[name], row[name], name in inputs) for name in order]
 
 
-def data_flow_svg(scenario: ScenarioDoc, href: Callable[[str], str]) -> str:
-    """An SVG drawing of who reads whom; ``href(name)`` gives each node's link."""
+def data_flow_svg(scenario: ScenarioDoc, anchor: Callable[[str], str]) -> ET.Element | None:
+    """An SVG drawing of who reads whom; ``anchor(name)`` is each node's target on the page."""
     nodes = place(scenario)
     if not nodes:
-        return ""
+        return None
     widths: dict[int, float] = {}
     for node in nodes:
         widths[node.column] = max(widths.get(node.column, 0.0), len(node.name) * CHAR_WIDTH + 16)
     lefts: dict[int, float] = {}
-    x = PADDING
+    x = float(PADDING)
     for index in sorted(widths):
         lefts[index] = x
         x += widths[index] + COLUMN_GAP
     width = x - COLUMN_GAP + PADDING
     height = PADDING * 2 + max(n.row + 1 for n in nodes) * (NODE_HEIGHT + ROW_GAP) - ROW_GAP
     box = {n.name: _box(n, lefts, widths) for n in nodes}
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="refgen-dataflow" role="img" '
-        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'aria-label="Data flow of {escape(scenario.name)}: inputs on the left, '
-        f'each derived attribute to the right of what it reads">',
-        f"<title>Data flow of {escape(scenario.name)}</title>",
-    ]
+    svg = element(
+        "svg",
+        element("title", text=f"Data flow of {scenario.name}"),
+        xmlns="http://www.w3.org/2000/svg",
+        role="img",
+        width=f"{width:.0f}",
+        height=f"{height:.0f}",
+        viewBox=f"0 0 {width:.0f} {height:.0f}",
+        **{
+            "class": "refgen-dataflow",
+            "aria-label": f"Data flow of {scenario.name}: inputs on the left, "
+            "each derived attribute to the right of what it reads",
+        },
+    )
     for derived in scenario.derived:
         for source in derived.reads:
             if source in box:
-                parts.append(_edge(box[source], box[derived.name]))
+                svg.append(_edge(box[source], box[derived.name]))
     for node in nodes:
-        parts.append(_node(node, box[node.name], href(node.name)))
-    parts.append("</svg>")
-    return "\n".join(parts)
+        svg.append(_node(node, box[node.name], internal_href(anchor(node.name))))
+    return svg
 
 
 def _box(node: PlacedNode, lefts: dict[int, float], widths: dict[int, float]) -> tuple[float, ...]:
@@ -106,26 +113,46 @@ def _box(node: PlacedNode, lefts: dict[int, float], widths: dict[int, float]) ->
     return lefts[node.column], top, widths[node.column], NODE_HEIGHT
 
 
-def _edge(source: tuple[float, ...], target: tuple[float, ...]) -> str:
+def _edge(source: tuple[float, ...], target: tuple[float, ...]) -> ET.Element:
     x1, y1 = source[0] + source[2], source[1] + source[3] / 2
     x2, y2 = target[0], target[1] + target[3] / 2
     bend = (x2 - x1) / 2
-    return (
-        f'<path class="refgen-edge" d="M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} '
-        f'{x2 - bend:.1f},{y2:.1f} {x2:.1f},{y2:.1f}" fill="none" stroke="currentColor" '
-        f'stroke-opacity="0.55"/>'
+    return element(
+        "path",
+        d=f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 - bend:.1f},{y2:.1f} "
+        f"{x2:.1f},{y2:.1f}",
+        fill="none",
+        stroke="currentColor",
+        **{"class": "refgen-edge", "stroke-opacity": "0.55"},
     )
 
 
-def _node(node: PlacedNode, box: tuple[float, ...], link: str) -> str:
+def _node(node: PlacedNode, box: tuple[float, ...], href: str) -> ET.Element:
     x, y, width, height = box
     kind = "refgen-input" if node.is_input else "refgen-derived"
-    return (
-        f'<a href="{escape(link)}" class="refgen-node {kind}">'
-        f"<title>{escape(node.name)} ({'input' if node.is_input else 'derived'})</title>"
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height}" rx="4" '
-        f'fill="{"#dbeafe" if node.is_input else "#fef3c7"}" stroke="currentColor" '
-        f'stroke-opacity="0.5"/>'
-        f'<text x="{x + 8:.1f}" y="{y + height / 2 + 4:.1f}" font-family="monospace" '
-        f'font-size="12" fill="#111">{escape(node.name)}</text></a>'
+    role = "input" if node.is_input else "derived"
+    return element(
+        "a",
+        element("title", text=f"{node.name} ({role})"),
+        element(
+            "rect",
+            x=f"{x:.1f}",
+            y=f"{y:.1f}",
+            width=f"{width:.1f}",
+            height=f"{height}",
+            rx="4",
+            fill="#dbeafe" if node.is_input else "#fef3c7",
+            stroke="currentColor",
+            **{"stroke-opacity": "0.5"},
+        ),
+        element(
+            "text",
+            text=node.name,
+            x=f"{x + 8:.1f}",
+            y=f"{y + height / 2 + 4:.1f}",
+            fill="#111",
+            **{"font-family": "monospace", "font-size": "12"},
+        ),
+        href=href,
+        **{"class": f"refgen-node {kind}"},
     )

@@ -46,6 +46,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from refgen.analysis.source import dotted_name
+from refgen.render.markup import serialize, xml_safe
 
 MATHML_NAMESPACE = "http://www.w3.org/1998/Math/MathML"
 
@@ -70,8 +71,14 @@ class MathResult:
     cannot be laid out; ``reason`` then says why (it is empty on success).
     """
 
-    mathml: str | None
+    element: ET.Element | None
+    """The ``<math>`` element, or None when the expression cannot be laid out."""
     reason: str = ""
+
+    @property
+    def mathml(self) -> str | None:
+        """The ``<math>`` element as markup (through :func:`refgen.render.markup.serialize`)."""
+        return serialize(self.element) if self.element is not None else None
 
 
 class _Refusal(Exception):
@@ -96,7 +103,7 @@ def expression_to_mathml(source: str) -> MathResult:
         text, tree = _parse_expression(source)
         _refuse_deep_nesting(tree, text)
         body = _Layout(text, tree).render(tree.body)
-        return MathResult(_serialize(body))
+        return MathResult(math_element(body))
     except _Refusal as refusal:
         return MathResult(None, refusal.reason)
     except RecursionError:
@@ -253,13 +260,6 @@ class _Brackets:
 
 # --- MathML elements -------------------------------------------------------
 
-_NOT_XML_CHARACTER = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _xml_safe(text: str) -> str:
-    """Replace the characters XML 1.0 cannot carry (ElementTree escapes the rest)."""
-    return _NOT_XML_CHARACTER.sub("\ufffd", text)
-
 
 def _element(tag: str, *children: ET.Element, **attributes: str) -> ET.Element:
     element = ET.Element(tag, attributes)
@@ -269,7 +269,7 @@ def _element(tag: str, *children: ET.Element, **attributes: str) -> ET.Element:
 
 def _leaf(tag: str, text: str, **attributes: str) -> ET.Element:
     element = ET.Element(tag, attributes)
-    element.text = _xml_safe(text)
+    element.text = xml_safe(text)
     return element
 
 
@@ -313,9 +313,17 @@ def _application(function: ET.Element, arguments: list[ET.Element]) -> ET.Elemen
     return _row(function, _operator(FUNCTION_APPLICATION), _row(*bracketed))
 
 
-def _serialize(body: ET.Element) -> str:
-    root = _element("math", body, xmlns=MATHML_NAMESPACE, display="inline")
-    return ET.tostring(root, encoding="unicode")
+def math_element(*body: ET.Element) -> ET.Element:
+    """A ``<math>`` element around ``body``."""
+    return _element("math", *body, xmlns=MATHML_NAMESPACE, display="inline")
+
+
+def assignment(target: str, result: MathResult) -> MathResult:
+    """``target = expression``: the laid-out expression with its name in front."""
+    if result.element is None:
+        return result
+    body = list(result.element)
+    return MathResult(math_element(_name(target), _operator("="), *body))
 
 
 # --- Numbers ---------------------------------------------------------------

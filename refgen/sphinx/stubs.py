@@ -19,7 +19,7 @@ SUFFIX = ".rst"
 def stub_text(page: PlannedPage) -> str:
     """The reST source of a stub: the generated mark and the page's directive."""
     lines = [GENERATED_MARK, "", f".. refgen-{page.kind}:: {page.argument}"]
-    if page.children and page.kind == "index":
+    if page.children:
         lines += ["", *(f"   {child}" for child in page.children)]
     return "\n".join(lines) + "\n"
 

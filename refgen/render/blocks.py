@@ -1,0 +1,213 @@
+"""The page model: small typed blocks that say what a page shows, not how it is spelt.
+
+Rendering turns analysed and evaluated records into a :class:`Page` of these
+blocks; the Sphinx layer turns each block into docutils nodes and the command
+line into terminal text. Every string held here is data (shown as text), except
+:class:`Prose`, which is text the author wrote in reST on purpose and which
+the Sphinx layer parses with its lines mapped to the Python source.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from refgen.analysis.model import SourceLocation
+
+# ---------------------------------------------------------------------- inline
+
+
+@dataclass(frozen=True)
+class Text:
+    """Plain text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Code:
+    """Code shown exactly as written, in a monospaced font."""
+
+    text: str
+    classes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Xref:
+    """A cross-reference to a Python object, resolved by the Python domain."""
+
+    role: str
+    """``class``, ``attr``, ``func`` or ``obj``."""
+    target: str
+    """Dotted path of the object."""
+    label: str
+    code: bool = True
+    """Show the label as code, like ``:py:attr:`` does."""
+
+
+@dataclass(frozen=True)
+class DocLink:
+    """A link to another page of the site (a document name relative to this one)."""
+
+    docname: str
+    label: str
+
+
+@dataclass(frozen=True)
+class AnchorLink:
+    """A link to an entry on the same page (an attribute of the class), shown as code."""
+
+    anchor: str
+    label: str
+
+
+@dataclass(frozen=True)
+class SourceLink:
+    """A link to the highlighted source of an object, labelled with its file."""
+
+    target: str
+    label: str
+
+
+Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink
+
+# ---------------------------------------------------------------------- blocks
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    inlines: tuple[Inline, ...]
+    classes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Prose:
+    """Text the author wrote as reST (a docstring part), parsed when the page is read.
+
+    ``mentions`` maps a name the text may mention (an attribute, a helper) to
+    the link that replaces the mention.
+    """
+
+    text: str
+    location: SourceLocation | None = None
+    """Where ``text``'s first line is in the source, for warnings."""
+    mentions: Mapping[str, Inline] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    text: str
+    language: str = "python"
+    classes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Markup:
+    """MathML or SVG, as an element tree of data (serialised by :mod:`refgen.render.markup`)."""
+
+    element: ET.Element
+    classes: tuple[str, ...] = ()
+    searchable: bool = True
+
+
+@dataclass(frozen=True)
+class Field:
+    label: str
+    body: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class FieldList:
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class BulletList:
+    items: tuple[tuple[Block, ...], ...]
+    classes: tuple[str, ...] = ()
+
+
+Cell = tuple["Block", ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[Cell, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    classes: tuple[str, ...] = ()
+    stub_columns: int = 0
+    searchable: bool = True
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """A heading that is not a section (inside an object's entry)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    blocks: tuple[Block, ...]
+    classes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PyObject:
+    """A Python object's entry (class, attribute, property, function), registered with the domain.
+
+    ``as_section`` puts the entry in a subsection titled with its name, so it
+    shows in the page's table of contents.
+    """
+
+    objtype: str
+    module: str
+    name: str
+    """The name inside the module: ``Class``, ``Class.attribute`` or ``function``."""
+    signature: str = ""
+    """For classes and functions: the argument list as written, with brackets."""
+    annotation: str = ""
+    """For attributes and properties: the type, as written."""
+    body: tuple[Block, ...] = ()
+    location: SourceLocation | None = None
+    as_section: bool = False
+
+
+@dataclass(frozen=True)
+class TocTree:
+    entries: tuple[str, ...]
+    hidden: bool = False
+    maxdepth: int = -1
+
+
+Block = (
+    Paragraph
+    | Prose
+    | CodeBlock
+    | Markup
+    | FieldList
+    | BulletList
+    | Table
+    | Rubric
+    | Section
+    | PyObject
+    | TocTree
+)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One generated page: its title, the module its names live in, and its blocks."""
+
+    title: str
+    blocks: tuple[Block, ...]
+    location: SourceLocation
+    module: str | None = None
+    """The Python module that names on the page are relative to (``py:currentmodule``)."""
+
+
+def text(*parts: str | Inline) -> Paragraph:
+    """A paragraph of plain strings and inline items."""
+    return Paragraph(tuple(Text(part) if isinstance(part, str) else part for part in parts))

@@ -1,0 +1,198 @@
+"""The category, helper-module, registry and index pages, as blocks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from refgen.analysis.model import (
+    HelperDoc,
+    ModuleDoc,
+    ParameterEntry,
+    RegistryDoc,
+    ScenarioDoc,
+    SourceLocation,
+)
+from refgen.evaluate.values import Value
+from refgen.render.blocks import (
+    Block,
+    BulletList,
+    Code,
+    DocLink,
+    Field,
+    FieldList,
+    Markup,
+    Page,
+    Paragraph,
+    Prose,
+    PyObject,
+    Rubric,
+    Table,
+    Text,
+    TocTree,
+    Xref,
+    text,
+)
+from refgen.render.common import (
+    EQUATION_CLASS,
+    code,
+    docstring_notes,
+    docstring_references,
+    prose,
+)
+from refgen.render.mathml import assignment, expression_to_mathml
+
+INDEX_INTRO = (
+    "Every page below is compiled from the scenario code: inputs, derived "
+    "attributes and their equations are read from the source, and the examples "
+    "run at every build."
+)
+HELPER_STEPS_INTRO = "The same accounting as the function body computes it, line by line:"
+
+
+def category_page(
+    module: ModuleDoc,
+    scenarios: Sequence[ScenarioDoc],
+    headlines: Mapping[str, tuple[str, Value]],
+) -> Page:
+    """A category: its description and a table of its scenarios with their headline figure.
+
+    ``headlines`` maps a class's dotted path to the registry entry and value of
+    its headline attribute (the figure its example shows).
+    """
+    rows = []
+    for scenario in scenarios:
+        figure: Block = text()
+        headline = headlines.get(scenario.qualname)
+        if headline is not None:
+            entry, value = headline
+            target = f"{scenario.qualname}.{value.name}"
+            figure = text(Xref("attr", target, value.name), f" = {value.text} ({entry})")
+        summary = prose(scenario.docstring.summary, scenario.location)
+        rows.append(((text(DocLink(scenario.name, scenario.name)),), (summary,), (figure,)))
+    table = Table(
+        ((text("Scenario"),), (text("Summary"),), (text("Headline figure"),)),
+        tuple(rows),
+        ("refgen-category",),
+    )
+    description = (prose(module.description, module.location),) if module.description else ()
+    toctree = TocTree(tuple(s.name for s in scenarios), hidden=True)
+    return Page(module.title, (*description, table, toctree), module.location)
+
+
+def helpers_page(module: ModuleDoc, helpers: Iterable[HelperDoc]) -> Page:
+    """A module of helper functions: each with its signature, equation and assumptions."""
+    blocks: list[Block] = [PyObject("module", module.name, module.name)]
+    if module.description:
+        blocks.append(prose(module.description, module.location))
+    blocks += [helper_entry(helper) for helper in helpers]
+    return Page(module.title, tuple(blocks), module.location, module.name)
+
+
+def _parameters(label: str, entries: Sequence[ParameterEntry]) -> list[Field]:
+    if not entries:
+        return []
+    items = []
+    for entry in entries:
+        head: list[Code | Text] = [Code(entry.name)] if entry.name else []
+        if entry.type:
+            head += [Text(" ("), Code(entry.type), Text(")")] if entry.name else [Code(entry.type)]
+        item: tuple[Block, ...] = (Paragraph(tuple(head)),)
+        if entry.description:
+            item += (Prose(entry.description),)
+        items.append(item)
+    return [Field(label, (BulletList(tuple(items)),))]
+
+
+def _steps(helper: HelperDoc) -> tuple[Block, ...]:
+    """Each assignment of the helper's body as a formula (code where none fits)."""
+    if not helper.steps:
+        return ()
+    items = []
+    for step in helper.steps:
+        written = (
+            f"{step.target} = {step.expression}" if step.target else f"return {step.expression}"
+        )
+        item: tuple[Block, ...] = (code(" ".join(written.split()), (EQUATION_CLASS,)),)
+        if step.target:
+            math = assignment(step.target, expression_to_mathml(step.expression)).element
+            if math is not None:
+                item += (Markup(math, ("refgen-math",)),)
+        items.append(item)
+    intro = Paragraph((Text(HELPER_STEPS_INTRO),), ("refgen-steps",))
+    return (intro, BulletList(tuple(items)))
+
+
+def helper_entry(helper: HelperDoc) -> PyObject:
+    doc = helper.docstring
+    location = helper.location
+    body: list[Block] = [
+        prose(part, location) for part in (doc.summary, *doc.description.split("\n\n")) if part
+    ]
+    fields = _parameters("Parameters", doc.parameters) + _parameters("Returns", doc.returns)
+    if fields:
+        body.append(FieldList(tuple(fields)))
+    if doc.notes:
+        body += [Rubric("Notes"), *docstring_notes(doc, location, {})]
+    body += _steps(helper)
+    if doc.references:
+        body += [Rubric("References"), *docstring_references(doc, location)]
+    if doc.examples:
+        body += [Rubric("Examples"), Prose(doc.examples.text, doc.examples.location)]
+    module = helper.qualname.rpartition(".")[0]
+    return PyObject(
+        "function",
+        module,
+        helper.name,
+        signature=helper.signature,
+        body=tuple(body),
+        location=location,
+    )
+
+
+def registry_page(registry: RegistryDoc) -> Page:
+    """Every named scenario with its class and its stated inputs."""
+    module, _, name = registry.qualname.rpartition(".")
+    location = registry.location
+    intro = [
+        prose(part, location)
+        for part in (registry.title, *registry.description.split("\n\n"))
+        if part
+    ]
+    blocks: list[Block] = [PyObject("class", module, name, body=tuple(intro), location=location)]
+    for entry in registry.entries:
+        fields = [
+            Field(
+                "Scenario",
+                (text(Xref("class", entry.scenario, entry.scenario.rpartition(".")[2])),),
+            )
+        ]
+        if entry.inputs:
+            items = tuple((code(f"{key}={value}"),) for key, value in entry.inputs)
+            fields.append(Field("Stated inputs", (BulletList(items),)))
+        body: tuple[Block, ...] = (
+            prose(entry.description, entry.location),
+            FieldList(tuple(fields)),
+        )
+        blocks.append(
+            PyObject(
+                "attribute",
+                module,
+                f"{name}.{entry.name}",
+                annotation=entry.scenario,
+                body=body,
+                location=entry.location,
+                as_section=True,
+            )
+        )
+    page_location = location or _nowhere(registry.qualname)
+    return Page("Registry", tuple(blocks), page_location, module or None)
+
+
+def index_page(title: str, entries: Sequence[str], location_path: str) -> Page:
+    """The reference's root page: a table of contents of category and helper pages."""
+    blocks = (text(INDEX_INTRO), TocTree(tuple(entries), maxdepth=1))
+    return Page(title, blocks, SourceLocation(location_path, 1))
+
+
+def _nowhere(qualname: str) -> SourceLocation:
+    return SourceLocation(f"<{qualname}>", 0)

@@ -1,0 +1,366 @@
+"""Blocks to docutils nodes: the page model as Sphinx's doctree.
+
+Data becomes :class:`docutils.nodes.Text` (escaped by every writer); links are
+real ``pending_xref`` nodes, resolved by Sphinx's domains, so intersphinx,
+``nitpicky`` and ``objects.inv`` see them; MathML and SVG become
+:class:`refgen_markup` nodes holding what :func:`refgen.render.markup.serialize`
+made of their element trees. Only :class:`~refgen.render.blocks.Prose` is
+parsed as reST (:mod:`refgen.sphinx.prose`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx import addnodes
+from sphinx.util import docname_join
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_id
+from sphinx.util.parsing import nested_parse_to_nodes
+
+from refgen.analysis.model import SourceLocation
+from refgen.render import blocks as b
+from refgen.render.markup import escape, serialize
+from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs
+
+NOT_SEARCHED = "no-search"
+"""Sphinx's class for content its search index skips: figures and diagrams, not prose."""
+
+
+class refgen_markup(nodes.General, nodes.Element):
+    """MathML or SVG, serialised by :mod:`refgen.render.markup`; HTML builders only."""
+
+
+class pending_source_link(nodes.Inline, nodes.TextElement):
+    """A link to the highlighted source of an object, resolved after reading."""
+
+
+def visit_markup_html(translator: Any, node: refgen_markup) -> None:
+    classes = " ".join(node["classes"])
+    translator.body.append(f'<div class="{escape(classes)}">{node["markup"]}</div>')
+    raise nodes.SkipNode
+
+
+def skip_node(translator: Any, node: nodes.Node) -> None:
+    """Other builders leave MathML and SVG out; the code or text beside them stays."""
+    raise nodes.SkipNode
+
+
+class NodeBuilder:
+    """Turns the blocks of one page into nodes, in the context of the directive reading it."""
+
+    def __init__(self, directive: SphinxDirective) -> None:
+        self.directive = directive
+        self.env = directive.env
+        self.document = directive.state.document
+
+    # ------------------------------------------------------------------ pages
+
+    def page(self, page: b.Page) -> list[nodes.Node]:
+        if page.module:
+            self.env.ref_context["py:module"] = page.module
+        section = self._section(page.title, page.blocks)
+        locate_references([section], page.location)
+        return [section]
+
+    def blocks(self, items: Iterable[b.Block]) -> list[nodes.Node]:
+        return [node for item in items for node in self.block(item)]
+
+    def block(self, item: b.Block) -> list[nodes.Node]:
+        match item:
+            case b.Paragraph():
+                return [
+                    nodes.paragraph("", "", *self.inlines(item.inlines), classes=list(item.classes))
+                ]
+            case b.Prose():
+                return self.prose(item)
+            case b.CodeBlock():
+                block = nodes.literal_block(item.text, item.text, classes=list(item.classes))
+                block["language"] = item.language
+                return [block]
+            case b.Markup():
+                classes = [*item.classes, *([] if item.searchable else [NOT_SEARCHED])]
+                return [refgen_markup(markup=serialize(item.element), classes=classes)]
+            case b.FieldList():
+                return [self._field_list(item)]
+            case b.BulletList():
+                items = [nodes.list_item("", *self.blocks(body)) for body in item.items]
+                return [nodes.bullet_list("", *items, bullet="-", classes=list(item.classes))]
+            case b.Table():
+                return [self._table(item)]
+            case b.Rubric():
+                return [nodes.rubric(item.text, item.text)]
+            case b.Section():
+                return [self._section(item.title, item.blocks, item.classes)]
+            case b.PyObject():
+                return self._py_object(item)
+            case b.TocTree():
+                return [self._toctree(item)]
+        raise TypeError(f"not a block: {item!r}")
+
+    # ------------------------------------------------------------------ inline
+
+    def inlines(self, items: Iterable[b.Inline]) -> list[nodes.Node]:
+        return [self.inline(item) for item in items]
+
+    def inline(self, item: b.Inline) -> nodes.Node:
+        match item:
+            case b.Text():
+                return nodes.Text(item.text)
+            case b.Code():
+                return nodes.literal(item.text, item.text, classes=list(item.classes))
+            case b.Xref():
+                return self._xref(item)
+            case b.DocLink():
+                label = nodes.inline(item.label, item.label, classes=["doc"])
+                return addnodes.pending_xref(
+                    "",
+                    label,
+                    refdomain="std",
+                    reftype="doc",
+                    reftarget=item.docname,
+                    refexplicit=True,
+                    refdoc=self.env.docname,
+                    refwarn=True,
+                )
+            case b.AnchorLink():
+                code = nodes.literal(item.label, item.label, classes=["xref", "py", "py-attr"])
+                return nodes.reference("", "", code, refid=item.anchor, internal=True)
+            case b.SourceLink():
+                link = pending_source_link("", "", nodes.literal(item.label, item.label))
+                link["reftarget"] = item.target
+                return link
+        raise TypeError(f"not an inline item: {item!r}")
+
+    def _xref(self, item: b.Xref) -> nodes.Node:
+        classes = ["xref", "py", f"py-{item.role}"]
+        label: nodes.Node = (
+            nodes.literal(item.label, item.label, classes=classes)
+            if item.code
+            else nodes.inline(item.label, item.label, classes=classes)
+        )
+        return addnodes.pending_xref(
+            "",
+            label,
+            refdomain="py",
+            reftype=item.role,
+            reftarget=item.target,
+            refexplicit=True,
+            refdoc=self.env.docname,
+        )
+
+    # ------------------------------------------------------------------ prose
+
+    def prose(self, item: b.Prose) -> list[nodes.Node]:
+        source = item.text.strip("\n")
+        if not source.strip():
+            return []
+        if is_verbatim(source):
+            parsed: list[nodes.Node] = [nodes.paragraph(source, source)]
+        else:
+            parsed = self._parse(source, item)
+        if item.mentions:
+            mentions = item.mentions
+            link_mentions(parsed, mentions, lambda name: self.inline(mentions[name]))
+        return parsed
+
+    def _parse(self, source: str, item: b.Prose) -> list[nodes.Node]:
+        path, first = (
+            (item.location.path, item.location.line - 1)
+            if item.location is not None
+            else (self.env.doc2path(self.env.docname).as_posix(), self.directive.lineno - 1)
+        )
+        lines = StringList()
+        for offset, line in enumerate(source.split("\n")):
+            lines.append(line, path, first + offset)
+        paragraphs = plain_paragraphs(lines)
+        if paragraphs is None:
+            return nested_parse_to_nodes(self.directive.state, lines)
+        parsed: list[nodes.Node] = []
+        for paragraph, line in paragraphs:
+            inline, messages = self.directive.parse_inline(paragraph, lineno=line)
+            parsed += [nodes.paragraph(paragraph, "", *inline), *messages]
+        return parsed
+
+    # ------------------------------------------------------------------ structure
+
+    def _section(
+        self, title: str, items: Iterable[b.Block], classes: tuple[str, ...] = ()
+    ) -> nodes.section:
+        section = nodes.section(classes=list(classes))
+        section += nodes.title(title, title)
+        section["names"].append(nodes.fully_normalize_name(title))
+        self.document.note_implicit_target(section, section)
+        section += self.blocks(items)
+        return section
+
+    def _field_list(self, item: b.FieldList) -> nodes.field_list:
+        fields = [
+            nodes.field(
+                "",
+                nodes.field_name(field.label, field.label),
+                nodes.field_body("", *self.blocks(field.body)),
+            )
+            for field in item.fields
+        ]
+        return nodes.field_list("", *fields)
+
+    def _table(self, item: b.Table) -> nodes.table:
+        width = len(item.header)
+        group = nodes.tgroup(cols=width)
+        for column, colwidth in enumerate(column_widths(item)):
+            group += nodes.colspec(colwidth=colwidth, stub=int(column < item.stub_columns))
+        head, body = nodes.thead(), nodes.tbody()
+        head += self._row(item.header)
+        for row in item.rows:
+            body += self._row(row)
+        group += [head, body]
+        classes = ["colwidths-auto", *item.classes, *([] if item.searchable else [NOT_SEARCHED])]
+        return nodes.table("", group, classes=classes)
+
+    def _row(self, cells: Iterable[b.Cell]) -> nodes.row:
+        return nodes.row("", *(nodes.entry("", *self.blocks(cell)) for cell in cells))
+
+    def _toctree(self, item: b.TocTree) -> nodes.compound:
+        docnames = [docname_join(self.env.docname, entry) for entry in item.entries]
+        toctree = addnodes.toctree()
+        toctree["parent"] = self.env.docname
+        toctree["entries"] = [(None, docname) for docname in docnames]
+        toctree["includefiles"] = docnames
+        toctree["maxdepth"] = item.maxdepth
+        toctree["caption"] = None
+        toctree["glob"] = False
+        toctree["hidden"] = item.hidden
+        toctree["includehidden"] = False
+        toctree["numbered"] = 0
+        toctree["titlesonly"] = False
+        self.directive.set_source_info(toctree)
+        return nodes.compound("", toctree, classes=["toctree-wrapper"])
+
+    # ------------------------------------------------------------------ Python objects
+
+    def _py_object(self, item: b.PyObject) -> list[nodes.Node]:
+        if item.objtype in ("attribute", "property"):
+            return self._attribute(item)
+        return self._domain_directive(item)
+
+    def _domain_directive(self, item: b.PyObject) -> list[nodes.Node]:
+        """Run the Python domain's own directive (class, function, module) on the signature."""
+        directive_class = self.env.get_domain("py").directive(item.objtype)
+        assert directive_class is not None
+        if item.objtype == "module":
+            argument, options = item.module, {}
+        else:
+            argument, options = f"{item.name}{item.signature}", {"module": item.module}
+            self.env.ref_context["py:module"] = item.module
+        state = self.directive.state
+        directive = directive_class(
+            f"py:{item.objtype}",
+            [argument],
+            options,
+            StringList(),
+            self.directive.lineno,
+            self.directive.content_offset,
+            "",
+            state,
+            self.directive.state_machine,
+        )
+        result: list[nodes.Node] = directive.run()
+        body = self.blocks(item.body)
+        for node in result:
+            if isinstance(node, addnodes.desc):
+                node.next_node(addnodes.desc_content).extend(body)
+                return result
+        return [*result, *body]
+
+    def _attribute(self, item: b.PyObject) -> list[nodes.Node]:
+        """An attribute or property entry, built without the directive's signature parsing."""
+        owner, _, attribute = item.name.rpartition(".")
+        fullname = f"{item.module}.{item.name}" if item.module else item.name
+        signature = addnodes.desc_signature("", "", module=item.module, fullname=item.name)
+        signature["class"] = owner
+        self.directive.set_source_info(signature)
+        if item.objtype == "property":
+            signature += addnodes.desc_annotation("property ", "property ")
+        signature += addnodes.desc_addname(f"{owner}.", f"{owner}.")
+        signature += addnodes.desc_name(attribute, attribute)
+        annotation = " ".join(item.annotation.split())
+        if annotation:
+            signature += addnodes.desc_annotation(f": {annotation}", f": {annotation}")
+        node_id = make_id(self.env, self.document, "", fullname)
+        signature["ids"].append(node_id)
+        self.document.note_explicit_target(signature)
+        domain: Any = self.env.get_domain("py")
+        domain.note_object(fullname, item.objtype, node_id, location=signature)
+        content = addnodes.desc_content("", *self.blocks(item.body))
+        description = addnodes.desc(
+            "",
+            signature,
+            content,
+            domain="py",
+            objtype=item.objtype,
+            desctype=item.objtype,
+            classes=["py", item.objtype],
+        )
+        index = addnodes.index(
+            entries=[
+                (
+                    "single",
+                    f"{attribute} ({fullname.rpartition('.')[0]} {item.objtype})",
+                    node_id,
+                    "",
+                    None,
+                )
+            ]
+        )
+        if not item.as_section:
+            return [index, description]
+        section = nodes.section()
+        section += nodes.title(attribute, attribute)
+        self.document.note_implicit_target(section, section)
+        section += [index, description]
+        return [section]
+
+
+def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
+    """Give the links refgen made the page's Python file and line.
+
+    A link that cannot be resolved is reported (under ``nitpicky``) there: at the
+    class whose page shows it. Links in parsed prose keep their own lines.
+    """
+    for root in roots:
+        if not isinstance(root, nodes.Element):
+            continue
+        for node in root.findall(addnodes.pending_xref):
+            if node.source is None:
+                node.source, node.line = location.path, location.line
+
+
+WIDEST_COLUMN = 50
+"""Characters; the text builder wraps longer cells, LaTeX reads widths as proportions."""
+
+
+def column_widths(table: b.Table) -> list[int]:
+    """Each column's widest cell as text (HTML ignores this: the table is ``colwidths-auto``)."""
+    rows = [table.header, *table.rows]
+    return [
+        min(
+            WIDEST_COLUMN,
+            max(1, *(len(cell_text(row[column])) for row in rows if column < len(row))),
+        )
+        for column in range(len(table.header))
+    ]
+
+
+def cell_text(cell: b.Cell) -> str:
+    """The text a cell shows, for sizing its column."""
+    parts = []
+    for block in cell:
+        if isinstance(block, b.Paragraph):
+            parts += [getattr(item, "text", getattr(item, "label", "")) for item in block.inlines]
+        elif isinstance(block, b.Prose):
+            parts.append(block.text)
+    return " ".join(" ".join(parts).split())

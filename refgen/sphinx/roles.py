@@ -1,0 +1,83 @@
+"""Roles and post-transforms: values quoted in prose, and links to highlighted source."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxRole
+from sphinx.util.nodes import make_refnode
+
+from refgen.analysis.model import WarningKind
+from refgen.sphinx.nodes import pending_source_link
+from refgen.sphinx.reporting import warn
+from refgen.sphinx.state import note_registry_dependency, project_of
+
+
+class ScenarioValueRole(SphinxRole):
+    """``:scenario:`Entry.attribute``` or ``:scenario:`Entry.attribute:.1f```.
+
+    Quotes a value of a registry scenario, computed at this build, and links it
+    to the attribute's entry. The optional format spec applies to the number;
+    units are always pint's short pretty form.
+    """
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        fallback = [nodes.literal(self.rawtext, self.text, classes=["refgen-value", "unavailable"])]
+        project = project_of(self.env)
+        note_registry_dependency(self.env)
+        if project.registry_failed:
+            return fallback, []  # reported once, when the pages were planned
+        quoted = project.quote(self.text)
+        for path in quoted.source_files:
+            self.env.note_dependency(path)
+        if quoted.problem or quoted.value is None:
+            warn(
+                WarningKind.VALUE,
+                f"cannot quote {self.text!r}: {quoted.problem}",
+                self.get_location(),
+            )
+            return fallback, []
+        text = nodes.inline(quoted.value.text, quoted.value.text, classes=["refgen-value"])
+        reference = addnodes.pending_xref(
+            self.rawtext,
+            text,
+            refdomain="py",
+            reftype="attr",
+            reftarget=quoted.target,
+            refexplicit=True,
+            refwarn=True,
+        )
+        return [reference], []
+
+
+class SourceLinks(SphinxPostTransform):
+    """Point source links at viewcode's module pages, or leave plain text."""
+
+    default_priority = 100
+
+    def run(self, **kwargs: Any) -> None:
+        modules = getattr(self.env, "_viewcode_modules", {})
+        for node in list(self.document.findall(pending_source_link)):
+            target = node["reftarget"]
+            module_name, _, fullname = self._split(target, modules)
+            if self.app.builder.format == "html" and modules.get(module_name):
+                page = "_modules/" + module_name.replace(".", "/")
+                ref = make_refnode(
+                    self.app.builder, self.env.docname, page, fullname, node.children[0].deepcopy()
+                )
+                node.replace_self(ref)
+            else:
+                node.replace_self(node.children[0].deepcopy())
+
+    @staticmethod
+    def _split(target: str, modules: dict[str, Any]) -> tuple[str, str, str]:
+        parts = target.split(".")
+        for split in range(len(parts) - 1, 0, -1):
+            module_name = ".".join(parts[:split])
+            if module_name in modules or module_name in sys.modules:
+                return module_name, ".", ".".join(parts[split:])
+        return target.rpartition(".")
