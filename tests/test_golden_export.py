@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from refgen.testing import write_scenario_project
 from tests.conftest import REPO
-from tests.test_cli import REGISTRY, SLOPPY, refgen
+from tests.test_cli import refgen, refgen_on_sloppy
 
 GOLDEN = REPO / "tests" / "golden" / "export.json"
 UPDATE = "REFGEN_UPDATE_GOLDEN"
@@ -75,19 +74,7 @@ def test_export_names_files_relative_to_the_package(export: str) -> None:
 
 
 def test_export_of_a_package_elsewhere_names_no_folder_of_this_machine(tmp_path: Path) -> None:
-    project = write_scenario_project(
-        tmp_path, "pkg", {"mod": SLOPPY, "reg": REGISTRY}, registry="reg.Registry"
-    )
-    result = refgen(
-        "export",
-        "--json",
-        "--module",
-        "pkg.mod",
-        "--registry",
-        "pkg.reg.Registry",
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(project.src)},
-    )
+    _, result = refgen_on_sloppy(tmp_path, "export", "--json")
     assert result.returncode == 0, result.stderr
     assert str(tmp_path) not in result.stdout
     assert set(files_in(json.loads(result.stdout))) == {"pkg/mod.py", "pkg/reg.py"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from refgen.analysis.model import (
     DerivedDoc,
@@ -80,9 +81,9 @@ def render_entry(project: Project, scenario: ScenarioDoc, entry: RegistryEntryDo
     return lines
 
 
-def summary_and_notes(doc: Docstring) -> list[str]:
-    """The summary paragraph and the labelled Notes, wrapped for the terminal."""
-    lines: list[str] = []
+def heading(name: str, details: Sequence[str], doc: Docstring) -> list[str]:
+    """The name, indented detail lines, then the summary paragraph and the labelled Notes."""
+    lines = [name, *(f"  {detail}" for detail in details), ""]
     if doc.summary:
         lines += [*wrap(doc.summary, ""), ""]
     if doc.notes:
@@ -95,14 +96,14 @@ def summary_and_notes(doc: Docstring) -> list[str]:
 
 def render_class(scenario: ScenarioDoc) -> list[str]:
     """A class: summary, Notes, inputs, and derived attributes with their equations."""
-    doc = scenario.docstring
-    lines = [
+    lines = heading(
         scenario.name,
-        f"  class {scenario.qualname} ({where(scenario.location)})",
-        f"  category: {scenario.category}",
-        "",
-    ]
-    lines += summary_and_notes(doc)
+        [
+            f"class {scenario.qualname} ({where(scenario.location)})",
+            f"category: {scenario.category}",
+        ],
+        scenario.docstring,
+    )
     lines.append("Inputs")
     for item in scenario.inputs:
         default = f" = {item.default}" if item.default is not None else " (required)"
@@ -125,8 +126,7 @@ def equation_lines(derived: DerivedDoc, indent: str) -> list[str]:
     """The equation of a derived attribute as ``show CLASS`` prints it."""
     equation = derived.equation
     if equation.expression is not None:
-        first, *rest = equation.expression.split("\n")
-        return [f"{indent}= {first}", *(f"{indent}  {line}" for line in rest)]
+        return hanging(equation.expression, f"{indent}= ", f"{indent}  ")
     if equation.helpers:
         text = f"computed by {names(equation.helpers)} ({equation.reason})"
         return wrap(text, indent, indent + "  ")
@@ -173,8 +173,7 @@ def attribute_equation(project: Project, derived: DerivedDoc) -> list[str]:
     """The equation, or the helpers that carry it with their stated equations."""
     equation = derived.equation
     if equation.expression is not None:
-        first, *rest = equation.expression.split("\n")
-        return [f"Equation: {first}", *(f"          {line}" for line in rest)]
+        return hanging(equation.expression, "Equation: ", " " * len("Equation: "))
     if not equation.helpers:
         return [f"Equation: none shown ({equation.reason})"]
     lines = [f"Equation: carried by a helper ({equation.reason})"]
@@ -193,20 +192,20 @@ def attribute_equation(project: Project, derived: DerivedDoc) -> list[str]:
 
 def render_helper(helper: HelperDoc) -> list[str]:
     """A helper: signature, summary, Notes and its arithmetic step by step."""
-    doc = helper.docstring
-    lines = [
+    lines = heading(
         helper.name,
-        f"  helper {helper.qualname}{helper.signature}",
-        f"  defined at {where(helper.location)}",
-        "",
-    ]
-    lines += summary_and_notes(doc)
+        [f"helper {helper.qualname}{helper.signature}", f"defined at {where(helper.location)}"],
+        helper.docstring,
+    )
     if helper.steps:
         lines.append("Steps")
         for step in helper.steps:
             target = f"{step.target} =" if step.target else "return"
-            lines += [
-                f"  {target} {line}" if i == 0 else f"    {line}"
-                for i, line in enumerate(step.expression.split("\n"))
-            ]
+            lines += hanging(step.expression, f"  {target} ", "    ")
     return lines
+
+
+def hanging(text: str, first: str, rest: str) -> list[str]:
+    """The lines of ``text``, the first after ``first`` and the others after ``rest``."""
+    head, *tail = text.split("\n")
+    return [first + head, *(rest + line for line in tail)]
