@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from refgen.config import ConfigError, Settings, load_settings
-from refgen.testing import write_scenario_project
+from refgen.testing import ScenarioProject, write_scenario_project
 from tests.conftest import DOCS, REPO
 
 FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+): \[(?P<kind>[a-z-]+)\] (?P<message>.+)$")
@@ -299,19 +299,18 @@ REGISTRY = '''
 '''
 
 
-def test_check_reports_each_finding_with_location_and_kind(tmp_path: Path) -> None:
+def refgen_on_sloppy(tmp_path: Path, *args: str) -> tuple[ScenarioProject, Run]:
+    """``refgen ARGS`` on a throwaway package ``pkg`` of :data:`SLOPPY` and :data:`REGISTRY`."""
     project = write_scenario_project(
         tmp_path, "pkg", {"mod": SLOPPY, "reg": REGISTRY}, registry="reg.Registry"
     )
-    result = refgen(
-        "check",
-        "--module",
-        "pkg.mod",
-        "--registry",
-        "pkg.reg.Registry",
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(project.src)},
-    )
+    options = ("--module", "pkg.mod", "--registry", "pkg.reg.Registry")
+    run = refgen(*args, *options, cwd=tmp_path, env={"PYTHONPATH": str(project.src)})
+    return project, run
+
+
+def test_check_reports_each_finding_with_location_and_kind(tmp_path: Path) -> None:
+    project, result = refgen_on_sloppy(tmp_path, "check")
     assert result.returncode == 1, result.stderr
     source = project.module_path("mod").read_text(encoding="utf-8").splitlines()
 

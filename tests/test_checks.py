@@ -1,0 +1,56 @@
+"""The unit rule's reading of descriptions, and findings as data (no subprocess, no Sphinx)."""
+
+from __future__ import annotations
+
+import pint
+import pytest
+
+from refgen.analysis.model import SourceLocation
+from refgen.checks import CheckKind, Finding
+from refgen.checks.findings import finding
+from refgen.checks.units import DIMENSIONLESS, parse_stated, stated_units
+
+UREG = pint.UnitRegistry()
+
+
+@pytest.mark.parametrize(
+    ("description", "stated"),
+    [
+        ("Parameter storage in MB: the parameter count times the bytes.", ["MB"]),
+        ("Bandwidth-bound time of one all-reduce in seconds.", ["seconds"]),
+        ("MB: parameter storage", ["MB"]),
+        ("Working set (MB)", ["MB"]),
+        ("Energy in kWh per token", ["kWh per token"]),
+        ("Traffic as a dimensionless multiple of the weight bytes.", ["dimensionless"]),
+        ("Number of trainable parameters.", []),
+    ],
+)
+def test_stated_units_finds_each_form(description: str, stated: list[str]) -> None:
+    assert stated_units(description) == stated
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [("MB", UREG.MB), ("seconds", UREG.second), ("ms", UREG.millisecond), ("bytes", UREG.byte)],
+)
+def test_parse_stated_reads_units(text: str, unit: object) -> None:
+    assert parse_stated(text, UREG) == unit
+
+
+@pytest.mark.parametrize("text", ["a", "turn", "units", "mass", "place", "petaflop/s-days"])
+def test_parse_stated_does_not_read_english_as_units(text: str) -> None:
+    assert parse_stated(text, UREG) is None
+
+
+def test_dimensionless_is_its_own_answer() -> None:
+    assert parse_stated("dimensionless", UREG) == DIMENSIONLESS
+
+
+def test_findings_sort_by_file_and_line_and_keep_their_location() -> None:
+    late = finding(CheckKind.UNIT_MISMATCH, "late", SourceLocation("a.py", 20))
+    early = finding(CheckKind.MISSING_EXAMPLE, "early", SourceLocation("a.py", 3))
+    nowhere = finding("analysis", "cannot analyse", None, "pkg.mod.Cls")
+    assert sorted([late, nowhere, early]) == [early, late, nowhere]
+    assert early.location == SourceLocation("a.py", 3)
+    assert nowhere == Finding("pkg.mod.Cls", 0, "analysis", "cannot analyse")
+    assert nowhere.location is None
