@@ -36,6 +36,7 @@ from refgen.config import Settings, load_settings
 from refgen.evaluate import values
 from refgen.evaluate.examples import ExampleRun, run_examples
 from refgen.evaluate.values import EntryValues, Quote, Value
+from refgen.render.math_elements import UnitSymbols
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class Project:
         self.progress = progress
         """Wraps the list of modules while they are imported, so a caller can report each."""
         self.cache = AnalysisCache()
+        self.units = UnitSymbols()
+        """Unit symbols for equations, remembered for the pages of this project."""
         self._loaded = False
         self._modules: dict[str, ModuleType] = {}
         self._classes: list[type] = []

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen.render.mathml import MATHML_NAMESPACE, MathResult, expression_to_mathml
+from refgen.render.math_elements import MATHML_NAMESPACE
+from refgen.render.mathml import MathResult, expression_to_mathml
 
 APPLY = "\u2061"
 

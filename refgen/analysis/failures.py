@@ -16,6 +16,9 @@ from collections.abc import Callable
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
 from refgen.analysis.source import ModuleSource
 
+Reader = Callable[[str], ModuleSource]
+"""Reads a source file, through the Project's cache."""
+
 
 def _inside_function(read: Reader, path: str, line: int) -> bool:
     """Whether ``line`` of ``path`` lies in the body of a function."""
@@ -46,9 +49,6 @@ def _statement_name(read: Reader, path: str, line: int) -> str | None:
     return None
 
 
-Reader = Callable[[str], ModuleSource]
-
-
 def import_problem(
     read: Reader,
     module_name: str,
@@ -62,11 +62,10 @@ def import_problem(
     message says where, and names the object the failing statement defines.
     """
     if isinstance(error, SyntaxError) and error.filename:
-        location = SourceLocation(error.filename, error.lineno or 1)
         return Problem(
             WarningKind.IMPORT,
             f"cannot import {what} {module_name!r}: {error}",
-            location,
+            SourceLocation(error.filename, error.lineno or 1),
             module_name,
         )
     frames = [

@@ -252,10 +252,8 @@ class ScenarioDoc:
         return tuple(i.name for i in self.inputs) + tuple(d.name for d in self.derived)
 
     def attribute(self, name: str) -> InputDoc | DerivedDoc | None:
-        for item in (*self.inputs, *self.derived):
-            if item.name == name:
-                return item
-        return None
+        items: tuple[InputDoc | DerivedDoc, ...] = (*self.inputs, *self.derived)
+        return next((item for item in items if item.name == name), None)
 
 
 @dataclass(frozen=True)

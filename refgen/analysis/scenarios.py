@@ -123,7 +123,7 @@ def _with_data_flow(
     inputs: tuple[InputDoc, ...], derived: tuple[DerivedDoc, ...]
 ) -> tuple[tuple[InputDoc, ...], tuple[DerivedDoc, ...]]:
     """Keep only reads of the class's own attributes and fill in who feeds whom."""
-    known = {item.name for item in (*inputs, *derived)}
+    known = {item.name for item in inputs} | {item.name for item in derived}
     derived = tuple(
         dataclasses.replace(d, reads=tuple(r for r in d.reads if r in known and r != d.name))
         for d in derived
@@ -178,7 +178,7 @@ def _headline(docstring: Docstring, derived: Iterable[DerivedDoc]) -> str | None
         line[4:] for line in docstring.examples.text.splitlines() if line.startswith(">>> ")
     ]
     for statement in statements:
-        mentioned = [n for n in re.findall(r"\.(\w+)", statement) if n in names]
+        mentioned: list[str] = [n for n in re.findall(r"\.(\w+)", statement) if n in names]
         if mentioned:
             return mentioned[-1]
     return None

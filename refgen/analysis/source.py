@@ -39,7 +39,7 @@ class ModuleSource:
         first, last = node.lineno - 1, end_line - 1  # type: ignore[attr-defined]
         start = node.col_offset  # type: ignore[attr-defined]
         if first == last:
-            return lines[first][start:end_col].decode()
+            return str(lines[first][start:end_col].decode())
         parts = [lines[first][start:], *lines[first + 1 : last], lines[last][:end_col]]
         return b"".join(parts).decode()
 

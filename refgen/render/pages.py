@@ -39,6 +39,7 @@ from refgen.render.common import (
     docstring_references,
     prose,
 )
+from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import assignment, expression_to_mathml
 
 INDEX_INTRO = (
@@ -79,12 +80,15 @@ def category_page(
     return Page(module.title, (*description, table, toctree), module.location)
 
 
-def helpers_page(module: ModuleDoc, helpers: Iterable[HelperDoc]) -> Page:
+def helpers_page(
+    module: ModuleDoc, helpers: Iterable[HelperDoc], units: UnitSymbols | None = None
+) -> Page:
     """A module of helper functions: each with its signature, equation and assumptions."""
     blocks: list[Block] = [PyObject("module", module.name, module.name)]
     if module.description:
         blocks.append(prose(module.description, module.location))
-    blocks += [helper_entry(helper) for helper in helpers]
+    units = units or UnitSymbols()
+    blocks += [helper_entry(helper, units) for helper in helpers]
     return Page(module.title, tuple(blocks), module.location, module.name)
 
 
@@ -103,7 +107,7 @@ def _parameters(label: str, entries: Sequence[ParameterEntry]) -> list[Field]:
     return [Field(label, (BulletList(tuple(items)),))]
 
 
-def _steps(helper: HelperDoc) -> tuple[Block, ...]:
+def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
     """Each assignment of the helper's body as a formula (code where none fits)."""
     if not helper.steps:
         return ()
@@ -114,7 +118,7 @@ def _steps(helper: HelperDoc) -> tuple[Block, ...]:
         )
         item: tuple[Block, ...] = (code(" ".join(written.split()), (EQUATION_CLASS,)),)
         if step.target:
-            math = assignment(step.target, expression_to_mathml(step.expression)).element
+            math = assignment(step.target, expression_to_mathml(step.expression, units)).element
             if math is not None:
                 item += (Markup(math, ("refgen-math",)),)
         items.append(item)
@@ -122,7 +126,7 @@ def _steps(helper: HelperDoc) -> tuple[Block, ...]:
     return (intro, BulletList(tuple(items)))
 
 
-def helper_entry(helper: HelperDoc) -> PyObject:
+def helper_entry(helper: HelperDoc, units: UnitSymbols) -> PyObject:
     doc = helper.docstring
     location = helper.location
     body: list[Block] = [
@@ -133,7 +137,7 @@ def helper_entry(helper: HelperDoc) -> PyObject:
         body.append(FieldList(tuple(fields)))
     if doc.notes:
         body += [Rubric("Notes"), *docstring_notes(doc, location, {})]
-    body += _steps(helper)
+    body += _steps(helper, units)
     if doc.references:
         body += [Rubric("References"), *docstring_references(doc, location)]
     if doc.examples:

@@ -43,6 +43,7 @@ from refgen.render.common import (
     prose,
 )
 from refgen.render.diagram import data_flow_svg
+from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import expression_to_mathml
 
 CONSTRUCTION_NOTE = (
@@ -64,9 +65,16 @@ QUALNAME_CLASS = "refgen-qualname"
 
 
 def scenario_page(
-    scenario: ScenarioDoc, values: Sequence[EntryValues] = (), precision: int = 5
+    scenario: ScenarioDoc,
+    values: Sequence[EntryValues] = (),
+    precision: int = 5,
+    units: UnitSymbols | None = None,
 ) -> Page:
-    """The whole reference page of one scenario class."""
+    """The whole reference page of one scenario class.
+
+    ``units`` spells the units of equations (see :func:`expression_to_mathml`).
+    """
+    units = units or UnitSymbols()
     doc = scenario.docstring
     mentions = scenario_mentions(scenario)
     blocks: list[Block] = [
@@ -103,7 +111,9 @@ def scenario_page(
         entries = tuple(_input_entry(scenario, item, mentions) for item in scenario.inputs)
         blocks.append(Section("Inputs", entries))
     if scenario.derived:
-        entries = tuple(_derived_entry(scenario, item, mentions) for item in scenario.derived)
+        entries = tuple(
+            _derived_entry(scenario, item, mentions, units) for item in scenario.derived
+        )
         blocks.append(Section("Derived attributes", entries))
     return Page(scenario.name, tuple(blocks), scenario.location, scenario.module)
 
@@ -243,7 +253,7 @@ def _input_entry(scenario: ScenarioDoc, item: InputDoc, mentions: Mapping[str, I
     )
 
 
-def equation_blocks(equation: Equation) -> tuple[Block, ...]:
+def equation_blocks(equation: Equation, units: UnitSymbols) -> tuple[Block, ...]:
     """The Equation field: code and MathML, or the sentence naming the helpers."""
     if equation.expression is None:
         if equation.helpers:
@@ -252,15 +262,15 @@ def equation_blocks(equation: Equation) -> tuple[Block, ...]:
             return (text(lead, *joined(links, " and ", " and "), tail),)
         return (text(BODY_EQUATION_NO_HELPER.format(reason=equation.reason)),)
     shown = code(equation.expression, (EQUATION_CLASS,))
-    math = expression_to_mathml(equation.expression).element
+    math = expression_to_mathml(equation.expression, units).element
     return (shown,) if math is None else (shown, Markup(math, ("refgen-math",)))
 
 
 def _derived_entry(
-    scenario: ScenarioDoc, item: DerivedDoc, mentions: Mapping[str, Inline]
+    scenario: ScenarioDoc, item: DerivedDoc, mentions: Mapping[str, Inline], units: UnitSymbols
 ) -> Block:
     fields = [
-        Field("Equation", equation_blocks(item.equation)),
+        Field("Equation", equation_blocks(item.equation, units)),
         *_flow_fields(scenario, item.reads, item.feeds),
         *_inherited_fields(item.inherited_from, item.name),
     ]

@@ -75,7 +75,7 @@ class ScenarioDirective(PageDirective):
             queue_examples(self.env, scenario.qualname, scenario.docstring.examples)
         values = project.values(scenario)
         _report_raising_properties(scenario, values)
-        return scenario_page(scenario, values, project.settings.value_precision)
+        return scenario_page(scenario, values, project.settings.value_precision, project.units)
 
 
 def _report_raising_properties(scenario: ScenarioDoc, entries: Iterable[EntryValues]) -> None:
@@ -122,7 +122,7 @@ class HelpersDirective(PageDirective):
         for helper in helpers:
             for problem in helper.docstring.problems:
                 warn_problem(problem)
-        return helpers_page(doc, helpers)
+        return helpers_page(doc, helpers, project.units)
 
 
 class RegistryDirective(PageDirective):

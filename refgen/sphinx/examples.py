@@ -27,7 +27,8 @@ PENDING = "refgen_pending_examples"
 def _pending(env: Any) -> dict[str, list[tuple[str, ExampleBlock]]]:
     if not hasattr(env, PENDING):
         setattr(env, PENDING, {})
-    return getattr(env, PENDING)
+    pending: dict[str, list[tuple[str, ExampleBlock]]] = getattr(env, PENDING)
+    return pending
 
 
 def queue_examples(env: Any, subject: str, block: ExampleBlock) -> None:

@@ -174,8 +174,8 @@ class NodeBuilder:
             else (self.env.doc2path(self.env.docname).as_posix(), self.directive.lineno - 1)
         )
         lines = StringList()
-        for offset, line in enumerate(source.split("\n")):
-            lines.append(line, path, first + offset)
+        for offset, written in enumerate(source.split("\n")):
+            lines.append(written, path, first + offset)
         paragraphs = plain_paragraphs(lines)
         if paragraphs is None:
             return nested_parse_to_nodes(self.directive.state, lines)
@@ -268,11 +268,14 @@ class NodeBuilder:
             state,
             self.directive.state_machine,
         )
-        result: list[nodes.Node] = directive.run()
+        result = list(directive.run())
         body = self.blocks(item.body)
         for node in result:
-            if isinstance(node, addnodes.desc):
-                node.next_node(addnodes.desc_content).extend(body)
+            content = (
+                node.next_node(addnodes.desc_content) if isinstance(node, addnodes.desc) else None
+            )
+            if content is not None:
+                content.extend(body)
                 return result
         return [*result, *body]
 

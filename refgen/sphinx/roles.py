@@ -26,7 +26,9 @@ class ScenarioValueRole(SphinxRole):
     """
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        fallback = [nodes.literal(self.rawtext, self.text, classes=["refgen-value", "unavailable"])]
+        fallback: list[nodes.Node] = [
+            nodes.literal(self.rawtext, self.text, classes=["refgen-value", "unavailable"])
+        ]
         project = project_of(self.env)
         note_registry_dependency(self.env)
         if project.registry_failed:
