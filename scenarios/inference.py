@@ -112,7 +112,10 @@ class KvCacheScenario:
     Every layer caches a key and a value vector per key-value head for each
     token in the context. With multi-head attention kv_heads equals the
     number of query heads; grouped-query attention shares each key-value head
-    among several query heads and shrinks the cache by that factor.
+    among several query heads and shrinks the cache by that factor. Sizes
+    are given in binary units (KiB, GiB), as both sources quoted here count
+    them: the vLLM paper's 800 KB per OPT-13B token is 819,200 bytes, and
+    NVIDIA's 2 GB for Llama 2 7B is 2³¹ bytes.
 
     Notes
     -----
@@ -136,7 +139,8 @@ class KvCacheScenario:
     - Touvron et al., "Llama 2: Open Foundation and Fine-Tuned Chat Models",
       arXiv:2307.09288, 2023, section 2.2 (grouped-query attention in the 70B
       model; 80 layers and 8 key-value heads of dimension 128 in the released
-      configuration).
+      configuration). The paper prints no cache size: the 320 KiB per token
+      here is this class's arithmetic, 2 × 80 × 8 × 128 × 2 bytes.
 
     Examples
     --------
@@ -217,16 +221,16 @@ class RooflineScenario:
     - scenarios.physics.calc_roofline_attainable
     - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
       Performance Model for Multicore Architectures", CACM 52(4), 2009.
-    - Chen (kipply), "Transformer Inference Arithmetic", kipp.ly blog, 2022,
-      kv cache section (an A100 at 312e12 FLOP/s and 1.5e12 bytes/s has a
-      ratio of 208 operations per byte).
+    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
+      table (A100 40GB: 312 TFLOPS FP16 Tensor Core without sparsity,
+      1,555 GB/s of GPU memory bandwidth).
 
     Examples
     --------
     >>> from scenarios import Scenarios
     >>> a100 = Scenarios.A100Roofline
-    >>> print(round(a100.ridge_point))
-    208 FLOP/B
+    >>> print(round(a100.ridge_point, 1))
+    200.6 FLOP/B
     >>> print(a100.decode_intensity)
     1.0 FLOP/B
     >>> print(f"{a100.decode_utilization:.1%}")
@@ -295,58 +299,91 @@ class RooflineScenario:
 
 @dataclass(frozen=True, kw_only=True)
 class BatchDecodeScenario:
-    """Step time, per-token latency and throughput of decoding a batch of sequences.
+    """Step time, throughput and memory of decoding a batch of sequences, KV cache included.
 
     Each decoding step reads all the weights once, whatever the batch size,
-    and does 2 FLOP per parameter for every sequence in the batch. Below the
-    balanced_batch the weight reads take longer than the arithmetic, so extra
-    sequences ride along almost free and throughput grows with the batch;
-    above it the step time grows with the batch and throughput levels off.
+    reads the key-value cache of every sequence in the batch, and does 2 FLOP
+    per parameter for every sequence. The cache grows with batch_size ×
+    context_tokens, so at long contexts it outweighs the weights both in
+    memory and in the bytes each step reads. Without the cache, reading the
+    weights and the arithmetic would take equal time at balanced_batch.
+    Whether weights and cache fit in memory_capacity is stated by
+    fits_in_memory.
 
     Notes
     -----
-    Equation: step_time = max(weight_bytes / memory_bandwidth, 2 FLOP ×
+    Equation: kv_cache_bytes = 2 × layers × kv_heads × head_dim ×
+        kv_bytes_per_element × context_tokens × batch_size; step_time =
+        max((weight_bytes + kv_cache_bytes) / memory_bandwidth, 2 FLOP ×
         parameters × batch_size / peak_compute); throughput = batch_size /
         step_time; balanced_batch = peak_compute × bytes_per_param / (2 FLOP ×
         memory_bandwidth).
-    Assumptions: Weight reads and arithmetic overlap perfectly and both run at
-        peak; one new token per sequence per step.
-    Excludes: KV-cache reads and attention arithmetic (both grow with the
-        context), communication between devices, and scheduling overhead.
+    Assumptions: Every sequence has context_tokens cached (the last step of a
+        full-length generation, the slowest one); reads and arithmetic overlap
+        perfectly and both run at peak; memory_capacity is taken in the unit
+        of its datasheet.
+    Excludes: Attention arithmetic, activations and framework workspace in
+        memory, communication between devices, and scheduling overhead.
 
     References
     ----------
     - scenarios.physics.calc_decode_step_time
-    - Chen (kipply), "Transformer Inference Arithmetic", kipp.ly blog, 2022,
-      batch sizes section (on an A100 at 312 TFLOP/s and 1.5 TB/s, weight
-      loading and arithmetic take equal time at a batch of 208).
+    - scenarios.physics.calc_kv_cache_bytes_per_token
+    - Kwon et al., "Efficient Memory Management for Large Language Model
+      Serving with PagedAttention", SOSP 2023, section 3 (OPT-13B: 2 × 5120
+      (hidden) × 40 (layers) × 2 bytes = 800 KB of KV cache per token).
+    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
+      table (A100 80GB SXM: 312 TFLOPS FP16/BF16 Tensor Core without
+      sparsity, 80GB HBM2e, 2,039 GB/s).
 
     Examples
     --------
     >>> from scenarios import Scenarios
     >>> serving = Scenarios.Opt13BBatchDecodeOnA100
-    >>> print(round(serving.balanced_batch))
-    208
-    >>> print(round(serving.step_time, 2))
-    17.33 ms
+    >>> print(serving.kv_bytes_per_token)
+    800.0 KiB
+    >>> print(round(serving.kv_cache_bytes, 1))
+    107.4 GB
+    >>> print(round(serving.memory_needed, 1))
+    133.4 GB
+    >>> serving.fits_in_memory
+    False
+    >>> print(round(serving.step_time, 1))
+    65.4 ms
     >>> print(round(serving.throughput))
-    3692 token/s
+    978 token/s
     """
 
     rules: ClassVar[Rules] = input_rules(
-        bytes_per_param=BYTES, peak_compute=COMPUTE_RATE, memory_bandwidth=DATA_RATE
+        bytes_per_param=BYTES,
+        kv_bytes_per_element=BYTES,
+        peak_compute=COMPUTE_RATE,
+        memory_bandwidth=DATA_RATE,
+        memory_capacity=BYTES,
     )
 
     parameters: float
     """Number of model parameters."""
     bytes_per_param: Quantity
     """Bytes of one weight as served."""
+    layers: int
+    """Transformer layers, each caching keys and values."""
+    kv_heads: int
+    """Key-value heads per layer; kv_heads × head_dim is the hidden size without grouping."""
+    head_dim: int
+    """Dimension of one attention head."""
+    kv_bytes_per_element: Quantity
+    """Bytes of one cached key or value element, e.g. 2 bytes in FP16."""
+    context_tokens: int
+    """Tokens cached per sequence: prompt plus generated tokens so far."""
     batch_size: int
     """Sequences decoded together, one new token each per step."""
     peak_compute: Quantity
     """Peak operation rate of the serving processor."""
     memory_bandwidth: Quantity
     """Peak memory bandwidth of the serving processor."""
+    memory_capacity: Quantity
+    """Memory of the serving processor, as its datasheet states it."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -357,13 +394,42 @@ class BatchDecodeScenario:
         return (self.parameters * self.bytes_per_param).to('GB')
 
     @property
+    def kv_bytes_per_token(self) -> Quantity:
+        """KV-cache bytes one token adds to its sequence, in KiB (binary, as vLLM counts)."""
+        return calc_kv_cache_bytes_per_token(
+            self.layers, self.kv_heads, self.head_dim, self.kv_bytes_per_element
+        ).to('KiB')
+
+    @property
+    def kv_cache_bytes(self) -> Quantity:
+        """KV cache of the whole batch at context_tokens, in GB."""
+        return (self.kv_bytes_per_token * self.context_tokens * self.batch_size).to('GB')
+
+    @property
+    def memory_needed(self) -> Quantity:
+        """Weights plus KV cache in GB, what must be resident."""
+        return (self.weight_bytes + self.kv_cache_bytes).to('GB')
+
+    @property
+    def fits_in_memory(self) -> bool:
+        """Whether the weights and the KV cache fit in memory_capacity together."""
+        return bool(self.memory_needed <= self.memory_capacity)
+
+    @property
     def step_flops(self) -> Quantity:
         """Operations of one step's weight multiplications, in TFLOP."""
         return (2 * ureg.FLOP * self.parameters * self.batch_size).to('TFLOP')
 
     @property
     def step_time(self) -> Quantity:
-        """Time of one decoding step in ms, which is also each sequence's time per token."""
+        """Time of one decoding step in ms, cache reads included: each sequence's time per token."""
+        return calc_decode_step_time(
+            self.memory_needed, self.memory_bandwidth, self.step_flops, self.peak_compute
+        ).to('ms')
+
+    @property
+    def weights_only_step_time(self) -> Quantity:
+        """Step time in ms if the KV cache were not read, for comparison."""
         return calc_decode_step_time(
             self.weight_bytes, self.memory_bandwidth, self.step_flops, self.peak_compute
         ).to('ms')
@@ -375,7 +441,7 @@ class BatchDecodeScenario:
 
     @property
     def balanced_batch(self) -> float:
-        """Batch size at which reading the weights and the arithmetic take equal time."""
+        """Batch size at which reading the weights alone and the arithmetic take equal time."""
         return (
             (self.peak_compute * self.bytes_per_param / (2 * ureg.FLOP * self.memory_bandwidth))
             .to('')

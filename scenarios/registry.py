@@ -43,20 +43,28 @@ class Scenarios:
         activation_factor_high=8.0,
         bandwidth=51.2 * ureg.GB / ureg.s,
     )
-    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone with the
-    A17 Pro's 51.2 GB/s of DRAM bandwidth."""
+    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone with
+    LPDDR5-6400 memory on a 64-bit bus: 6,400 MT/s × 8 bytes = 51.2 GB/s of
+    DRAM bandwidth (JEDEC JESD209-5 data rate). The activation factors 5 and
+    8 are derived, not quoted: FP32 activations of a 4-layer transformer of
+    hidden size 448 (7 heads) on 128-token sequences in batches of 10 and 16,
+    by Korthikanti et al.'s per-layer count (section 4.1, Table 2)."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
         bytes_per_param=2 * ureg.byte,
-        optimizer_moments=2,
+        optimizer_moments=6,
         activation_factor=20.0,
         activation_factor_high=20.0,
         bandwidth=None,
     )
-    """The 1.5B-parameter GPT-2 with FP16 weights (3 GB in ZeRO, section 3.1); the
-    activation factor of 20 is ZeRO's 60 GB of activations at sequence length
-    1K and batch size 32 (section 3.2) over those 3 GB."""
+    """The 1.5B-parameter GPT-2 trained with mixed-precision Adam as ZeRO section
+    3.1 defines it: FP16 weights (3 GB) and gradients, and 12 bytes of
+    optimizer state per parameter (FP32 master weights and both moments), six
+    arrays the size of the FP16 weights, for 16 bytes per parameter and the
+    paper's 24 GB of model states. The activation factor of 20 is ZeRO's
+    60 GB of activations at sequence length 1K and batch size 32 (section 3.2)
+    over those 3 GB."""
 
     Gpt2XlMixedPrecisionAdam = MixedPrecisionAdamScenario(
         parameters=1.5e9,
@@ -117,8 +125,12 @@ class Scenarios:
         flops_per_param_token=6 * ureg.FLOP,
         tokens_per_parameter=20.0,
     )
-    """Gopher's training budget (one "Gopher unit" in Table 3 of the Chinchilla
-    paper) spent compute-optimally at 20 tokens per parameter."""
+    """Gopher's training budget (5.76e23 FLOPs, the "1 Gopher" unit of Table 3 of
+    the Chinchilla paper) spent at the flat rule of thumb of 20 tokens per
+    parameter. This is not a row of Table 3, whose ratios come from fitted
+    power laws and differ by row; the result is compared with the model
+    actually trained on that budget, Chinchilla (70B parameters, 1.4T tokens,
+    section 4.1)."""
 
     Zero7p5BGradientAllReduce = RingAllReduceScenario(
         parameters=7.5e9,
@@ -172,24 +184,33 @@ class Scenarios:
 
     A100Roofline = RooflineScenario(
         peak_compute=312 * ureg.TFLOP / ureg.s,
-        memory_bandwidth=1.5 * ureg.TB / ureg.s,
+        memory_bandwidth=1555 * ureg.GB / ureg.s,
         bytes_per_param=2 * ureg.byte,
         decode_batch=1,
         prompt_tokens=512,
     )
-    """An A100 at the 312 TFLOP/s and 1.5 TB/s that kipply's inference arithmetic
-    uses, serving 16-bit weights: one sequence decoding, and a 512-token
-    prompt in prefill."""
+    """An A100 40GB at its datasheet's 312 TFLOPS (FP16 Tensor Core, without
+    sparsity) and 1,555 GB/s, serving 16-bit weights: one sequence decoding,
+    and a 512-token prompt in prefill."""
 
     Opt13BBatchDecodeOnA100 = BatchDecodeScenario(
         parameters=13e9,
         bytes_per_param=2 * ureg.byte,
+        layers=40,
+        kv_heads=40,
+        head_dim=128,
+        kv_bytes_per_element=2 * ureg.byte,
+        context_tokens=2048,
         batch_size=64,
         peak_compute=312 * ureg.TFLOP / ureg.s,
-        memory_bandwidth=1.5 * ureg.TB / ureg.s,
+        memory_bandwidth=2039 * ureg.GB / ureg.s,
+        memory_capacity=80 * ureg.GB,
     )
-    """A 13B-parameter model in 16 bits decoding 64 sequences at once on an A100
-    with kipply's figures of 312 TFLOP/s and 1.5 TB/s."""
+    """OPT-13B in 16 bits (40 layers, hidden size 5120 in 40 heads of 128, as
+    in the vLLM paper, section 3) decoding 64 sequences at its full
+    2048-token context on one A100 80GB SXM (datasheet: 312 TFLOPS FP16,
+    2,039 GB/s, 80GB). The cache alone is about four times the weights, and
+    the two do not fit on the one GPU."""
 
     Rsc1Job16kGpus = FleetFailureScenario(
         gpus=16_384,
@@ -197,15 +218,16 @@ class Scenarios:
         node_failure_rate=6.5 / (1000 * ureg.day),
     )
     """A 16,384-GPU job on Meta's RSC-1 cluster, at its 6.50 failures per 1000
-    node-days (Kokolis et al.)."""
+    node-days (Kokolis et al.); the MTBF is this model's projection."""
 
     Rsc1Job131kGpus = FleetFailureScenario(
         gpus=131_072,
         gpus_per_node=8,
         node_failure_rate=6.5 / (1000 * ureg.day),
     )
-    """A 131,072-GPU job at RSC-1's failure rate, the largest scale Kokolis et al.
-    project."""
+    """A 131,072-GPU job at RSC-1's failure rate of 6.50 failures per 1000
+    node-days (Kokolis et al.); the MTBF is this model's projection, not a
+    figure from the paper."""
 
     DalyFigure3Checkpoint = CheckpointIntervalScenario(
         checkpoint_time=5 * ureg.minute,

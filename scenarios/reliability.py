@@ -41,18 +41,19 @@ class FleetFailureScenario:
     ----------
     - scenarios.physics.calc_fleet_failure_rate
     - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
-      Research Clusters", HPCA 2025 (arXiv:2410.21680), mean-time-to-failure
-      projection from the RSC-1 rate of 6.50 failures per 1000 node-days
-      (8 A100 GPUs per node): 1.8 hours for 16,384 GPUs and 0.23 hours for
-      131,072 GPUs.
+      Research Clusters", HPCA 2025 (arXiv:2410.21680): the RSC-1 cluster's
+      rate of 6.50 failures per 1000 node-days, on nodes of 8 A100 GPUs. The
+      paper projects mean time to failure at larger scales with a model it
+      fits to its own job data, not with this independent-node one; the
+      figures below are this model's, not quotations from the paper.
 
     Examples
     --------
     >>> from scenarios import Scenarios
     >>> print(round(Scenarios.Rsc1Job16kGpus.mtbf, 1))
     1.8 h
-    >>> print(round(Scenarios.Rsc1Job131kGpus.mtbf, 2))
-    0.23 h
+    >>> print(round(Scenarios.Rsc1Job131kGpus.mtbf, 3))
+    0.225 h
     """
 
     rules: ClassVar[Rules] = input_rules(node_failure_rate=RATE)

@@ -51,21 +51,30 @@ class UpdateWorkingSetScenario:
     -----
     Equation: working set = weights + gradients + optimizer_state + activations;
         step traffic comes from calc_update_step_traffic.
-    Assumptions: Gradients are stored at the weight width; every optimizer
-        moment is an array the size of the weights; activation factors are
-        stated inputs, not measured.
-    Excludes: Higher-precision master weights, allocator reserve and
-        fragmentation, and framework workspace.
+    Assumptions: Gradients are stored at the weight width; everything the
+        optimizer keeps is counted in weight-sized arrays (Adam's two moments
+        at the weight width are 2; mixed-precision Adam's FP32 master copy and
+        two FP32 moments next to 16-bit weights are 12 bytes, 6 arrays of 2
+        bytes); activation factors are stated inputs.
+    Excludes: Allocator reserve and fragmentation, framework workspace, and
+        activation recomputation.
 
     References
     ----------
     - scenarios.physics.calc_update_step_traffic
     - Kingma and Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015,
       Algorithm 1 (two moment estimates per parameter).
-    - Apple, "iPhone 15 Pro technical specifications" (A17 Pro, LPDDR5 at
-      51.2 GB/s).
+    - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019 (data
+      rates up to 6,400 MT/s per pin); on a 64-bit bus that is 6,400 MT/s × 8
+      bytes = 51.2 GB/s, the derivation the phone entry's bandwidth follows.
+    - Korthikanti et al., "Reducing Activation Recomputation in Large
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4.1 and
+      Table 2 (34sbh + 5as²b bytes per layer with 16-bit activations and
+      one-byte dropout masks), from which the phone entry's activation factors
+      are derived for FP32 activations.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, section 3.1 (3 GB of FP16 weights for the
+      Parameter Models", SC 2020, section 3.1 (3 GB of FP16 weights and at
+      least 24 GB of model states at 16 bytes per parameter for the
       1.5B-parameter GPT-2) and section 3.2 (about 60 GB of activations at
       sequence length 1K and batch size 32).
 
@@ -78,12 +87,32 @@ class UpdateWorkingSetScenario:
     >>> print(scenario.step_floor)
     15.625 ms
 
+    The phone's bandwidth is LPDDR5-6400 on a 64-bit bus:
+
+    >>> from scenarios import ureg
+    >>> print((6400e6 / ureg.s * 8 * ureg.byte).to('GB/s'))
+    51.2 GB/s
+
+    The activation factors 5 and 8 are what a 4-layer transformer of hidden
+    size 448 in 7 heads of 64 (12 × 4 × 448² = 9.6M parameters, nearly all of
+    the 10M) saves in FP32 for 128-token sequences in batches of 10 and 16:
+    Korthikanti's per-layer count with every 2-byte tensor at 4 bytes and the
+    one-byte masks kept is sbh(66 + 9as/h), and over 4 bytes × 12Lh² of
+    weights the layer count cancels:
+
+    >>> s, h, a = 128, 448, 7
+    >>> [s * b * (66 + 9 * a * s / h) / (48 * h) for b in (10, 16)]
+    [5.0, 8.0]
+
     The FP16 weights of the 1.5B-parameter GPT-2 take the 3 GB the ZeRO paper
-    quotes:
+    quotes, and its model states the 24 GB, at 2 + 2 + 12 bytes per
+    parameter:
 
     >>> gpt2 = Scenarios.Gpt2XlFp16UpdateWorkingSet
     >>> print(gpt2.weights.to('GB'))
     3.0 GB
+    >>> print(gpt2.persistent.to('GB'))
+    24.0 GB
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -99,7 +128,7 @@ class UpdateWorkingSetScenario:
     bytes_per_param: Quantity
     """Storage width of one parameter, e.g. 4 bytes for FP32."""
     optimizer_moments: int
-    """Weight-sized arrays the optimizer keeps per parameter (2 for Adam)."""
+    """Weight-sized arrays the optimizer keeps per parameter (2 for Adam at the weight width)."""
     activation_factor: float
     """Saved activation bytes as a multiple of the weight bytes."""
     activation_factor_high: float
@@ -582,12 +611,15 @@ class TrainingComputeScenario:
 
 @dataclass(frozen=True, kw_only=True)
 class ComputeOptimalScenario:
-    """Compute-optimal model size and token count for a training budget.
+    """Model size and token count that spend a training budget at a fixed tokens per parameter.
 
     Hoffmann et al. found that for a fixed compute budget the loss is lowest
-    when parameters and training tokens grow together, at roughly 20 tokens
-    per parameter. Holding tokens_per_parameter fixed, the budget
-    C = k × N × D fixes both the parameter count and the token count.
+    when parameters and training tokens grow together. This class uses the
+    rule of thumb drawn from that result, a flat tokens_per_parameter (about
+    20): the budget C = k × N × D then fixes both the parameter count and the
+    token count. The paper's own compute-optimal table is computed from
+    fitted power laws instead, and its ratio drifts from row to row; this
+    class does not reproduce that table.
 
     Notes
     -----
@@ -602,12 +634,15 @@ class ComputeOptimalScenario:
     ----------
     - scenarios.physics.calc_compute_optimal_parameters
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
-      NeurIPS 2022, Table 3 (one Gopher budget is 5.76e+23 FLOPs; about
-      20 tokens per parameter on the frontier) and section 4 (Chinchilla:
-      70B parameters, 1.4 trillion tokens, the same compute as Gopher).
+      NeurIPS 2022, Table 3 (used only for the size of one Gopher budget,
+      5.76e+23 FLOPs) and section 4.1 (Chinchilla, trained on the same
+      compute as Gopher: 70B parameters and 1.4 trillion tokens, 20 tokens
+      per parameter).
 
     Examples
     --------
+    The rule of thumb on Gopher's budget lands on Chinchilla's size:
+
     >>> from scenarios import Scenarios
     >>> chinchilla = Scenarios.ChinchillaOnGopherBudget
     >>> print(f"{chinchilla.optimal_parameters:.1g}")
