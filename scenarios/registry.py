@@ -22,11 +22,15 @@ from scenarios.sustainability import (
 )
 from scenarios.training import (
     ActivationMemoryScenario,
+    AlphaBetaAllReduceScenario,
+    AmdahlScenario,
     ComputeOptimalScenario,
     MixedPrecisionAdamScenario,
+    PipelineBubbleScenario,
     RingAllReduceScenario,
     TrainingComputeScenario,
     UpdateWorkingSetScenario,
+    ZeroCommunicationScenario,
     ZeroShardingScenario,
 )
 from scenarios.units import ureg
@@ -141,6 +145,58 @@ class Scenarios:
     """FP16 gradients of ZeRO's 7.5B-parameter example all-reduced over 64
     devices; the 100 Gbit/s per-device link is an illustrative figure, not
     one from the paper."""
+
+    Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
+        message_bytes=15 * ureg.GB,
+        devices=64,
+        latency=5 * ureg.microsecond,
+        link_bandwidth=100 * ureg.Gbit / ureg.s,
+    )
+    """The 15 GB of FP16 gradients of ZeRO's 7.5B-parameter example all-reduced
+    over 64 devices, with an illustrative 5 µs of latency per ring step and
+    the same illustrative 100 Gbit/s links as Zero7p5BGradientAllReduce."""
+
+    OneMegabyteAllReduceOn64Devices = AlphaBetaAllReduceScenario(
+        message_bytes=1 * ureg.MB,
+        devices=64,
+        latency=5 * ureg.microsecond,
+        link_bandwidth=100 * ureg.Gbit / ureg.s,
+    )
+    """A 1 MB all-reduce on the same illustrative ring, below the crossover
+    size, where latency dominates."""
+
+    Zero7p5BCommunication = ZeroCommunicationScenario(
+        parameters=7.5e9,
+        bytes_per_element=2 * ureg.byte,
+    )
+    """ZeRO's 7.5B-parameter example with FP16 gradients and parameters: the
+    2Ψ and 3Ψ volumes of section 7 in bytes."""
+
+    GpipeFourStagesSixteenMicroBatches = PipelineBubbleScenario(
+        stages=4,
+        micro_batches=16,
+        model_chunks=2,
+    )
+    """Four pipeline stages and sixteen micro-batches, GPipe's M = 4K (section
+    2.3), with two interleaved chunks per device for Narayanan et al.'s
+    schedule (section 2.2.2): a worked example, not a figure either paper
+    prints."""
+
+    HennessyPattersonWebServer = AmdahlScenario(
+        accelerated_fraction=0.4,
+        acceleration=10.0,
+    )
+    """Hennessy and Patterson's Amdahl example (5th edition, section 1.9): a
+    web server's processor made 10 times faster on computation, which was 40%
+    of the time; overall speedup 1/0.64 ≈ 1.56."""
+
+    HennessyPatterson80On100Processors = AmdahlScenario(
+        accelerated_fraction=0.9975,
+        acceleration=100.0,
+    )
+    """Hennessy and Patterson's strong-scaling example (5th edition, section
+    5.1): a speedup of 80 on 100 processors needs a parallel fraction of
+    0.9975."""
 
     Databricks7BDecode = DecodeBandwidthScenario(
         parameters=7e9,
