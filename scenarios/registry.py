@@ -10,8 +10,12 @@ from __future__ import annotations
 from scenarios.inference import (
     BatchDecodeScenario,
     DecodeBandwidthScenario,
+    KvCacheCapacityScenario,
     KvCacheScenario,
+    LittlesLawScenario,
+    MatmulRooflineScenario,
     RooflineScenario,
+    ServingLatencyScenario,
 )
 from scenarios.reliability import CheckpointIntervalScenario, FleetFailureScenario
 from scenarios.sustainability import (
@@ -267,6 +271,89 @@ class Scenarios:
     2048-token context on one A100 80GB SXM (datasheet: 312 TFLOPS FP16,
     2,039 GB/s, 80GB). The cache alone is about four times the weights, and
     the two do not fit on the one GPU."""
+
+    NvidiaLinearBatch512OnV100 = MatmulRooflineScenario(
+        rows=512,
+        columns=4096,
+        inner=1024,
+        bytes_per_element=2 * ureg.byte,
+        peak_compute=125 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=900 * ureg.GB / ureg.s,
+    )
+    """The FP16 linear layer of NVIDIA's GPU Performance Background guide (4096
+    outputs, 1024 inputs, batch size 512) on a V100 SXM2 at its datasheet's
+    125 TFLOPS of Tensor Core performance and 900 GB/s."""
+
+    NvidiaLinearBatch1OnV100 = MatmulRooflineScenario(
+        rows=1,
+        columns=4096,
+        inner=1024,
+        bytes_per_element=2 * ureg.byte,
+        peak_compute=125 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=900 * ureg.GB / ureg.s,
+    )
+    """The same layer at batch size 1, the guide's memory-limited case."""
+
+    Opt13BOnA100_40GB = KvCacheCapacityScenario(
+        parameters=13e9,
+        bytes_per_param=2 * ureg.byte,
+        layers=40,
+        kv_heads=40,
+        head_dim=128,
+        kv_bytes_per_element=2 * ureg.byte,
+        memory_capacity=40 * ureg.GB,
+        context_tokens=2048,
+    )
+    """The vLLM paper's Figure 1 case: a 13B-parameter model (OPT-13B, 800 KB of
+    cache per token, section 3) in FP16 on an A100 40GB, counted as the paper
+    counts it."""
+
+    Databricks7BServingLatency = ServingLatencyScenario(
+        parameters=7e9,
+        bytes_per_param=2 * ureg.byte,
+        prompt_tokens=512,
+        output_tokens=256,
+        memory_bandwidth=2 * ureg.TB / ureg.s,
+        bandwidth_utilization=0.5,
+    )
+    """Databricks' example: a 16-bit 7B model at 50% model bandwidth utilization
+    of 2 TB/s, which is 14 ms per output token. No peak compute is given, so
+    there is no time to first token; the prompt and output lengths are
+    illustrative."""
+
+    Llama2_7BServingOnA100 = ServingLatencyScenario(
+        parameters=7e9,
+        bytes_per_param=2 * ureg.byte,
+        prompt_tokens=512,
+        output_tokens=256,
+        memory_bandwidth=2039 * ureg.GB / ureg.s,
+        peak_compute=312 * ureg.TFLOP / ureg.s,
+    )
+    """Worked example: a 16-bit 7B model (Llama 2 7B's nominal size), a 512-token
+    prompt and 256 output tokens on one A100 80GB SXM at its datasheet peaks
+    (312 TFLOPS FP16, 2,039 GB/s): lower bounds, not measurements."""
+
+    HennessyPattersonDiskServer = LittlesLawScenario(
+        arrival_rate=40 / ureg.s,
+        time_in_system=20 * ureg.ms,
+    )
+    """Hennessy and Patterson's queueing example (Appendix D.5): 40 disk I/Os
+    per second at a 20 ms service time; the disk holds 0.8 requests on
+    average, its utilization."""
+
+    HennessyPattersonDiskSystem = LittlesLawScenario(
+        arrival_rate=40 / ureg.s,
+        time_in_system=100 * ureg.ms,
+    )
+    """The same disk with the example's 80 ms of queueing added to the 20 ms of
+    service: 100 ms in the system."""
+
+    Llama2_7BServingConcurrency = LittlesLawScenario(
+        arrival_rate=10 / ureg.s,
+        time_in_system=Llama2_7BServingOnA100.request_latency,
+    )
+    """Worked example: an illustrative 10 requests per second, each taking the
+    latency of Llama2_7BServingOnA100, keep about 18 requests in flight."""
 
     Rsc1Job16kGpus = FleetFailureScenario(
         gpus=16_384,

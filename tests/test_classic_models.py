@@ -106,3 +106,90 @@ def test_zero_stage_3_moves_1_5_times_data_parallelism() -> None:
     zero = Scenarios.Zero7p5BCommunication
     assert magnitude(zero.fully_partitioned_volume, "B") == pytest.approx(3 * 7.5e9 * 2)
     assert zero.stage3_ratio == pytest.approx(1.5, rel=1e-12)
+
+
+# Roofline of a matrix product: NVIDIA's GPU Performance Background guide
+
+
+def test_v100_ops_per_byte_ratio_is_138_9() -> None:
+    # "138.9" FLOPS/B for a V100 (125 TFLOPS, 900 GB/s), one decimal.
+    ridge = Scenarios.NvidiaLinearBatch512OnV100.ridge_point
+    assert magnitude(ridge, "FLOP/B") == pytest.approx(138.9, abs=0.05)
+
+
+def test_linear_layer_at_batch_512_is_315_flops_per_byte() -> None:
+    # "315 FLOPS/B", a whole number, "arithmetic"-limited on the V100.
+    layer = Scenarios.NvidiaLinearBatch512OnV100
+    assert magnitude(layer.intensity, "FLOP/B") == pytest.approx(315, abs=0.5)
+    assert layer.limited_by == "arithmetic"
+    assert magnitude(layer.attainable, "TFLOP/s") == pytest.approx(125, rel=1e-12)
+
+
+def test_linear_layer_at_batch_1_is_1_flop_per_byte() -> None:
+    # "1 FLOPS/B", a whole number, "memory"-limited.
+    layer = Scenarios.NvidiaLinearBatch1OnV100
+    assert magnitude(layer.intensity, "FLOP/B") == pytest.approx(1, abs=0.5)
+    assert layer.limited_by == "memory"
+    attainable = magnitude(layer.intensity, "FLOP/B") * 900e9 / 1e12
+    assert magnitude(layer.attainable, "TFLOP/s") == pytest.approx(attainable, rel=1e-12)
+
+
+# KV-cache capacity: the vLLM paper, Figure 1 and section 3
+
+
+def test_opt13b_weights_are_26_gb_and_65_percent_of_an_a100_40gb() -> None:
+    # Figure 1: "26GB, 65%"; 13B × 2 bytes is exactly 26 GB, 26/40 exactly 65%.
+    opt = Scenarios.Opt13BOnA100_40GB
+    assert magnitude(opt.weight_bytes, "GB") == pytest.approx(26, rel=1e-12)
+    assert opt.weight_share == pytest.approx(0.65, rel=1e-12)
+    # Figure 1 gives the KV cache ">30%"; what the weights leave is 35%.
+    assert opt.kv_share > 0.30
+
+
+def test_opt13b_cache_capacity_on_an_a100_40gb() -> None:
+    # The model's arithmetic, not a printed figure: 14 GB over 819,200 bytes
+    # per token is 17,089 whole tokens, 8 whole sequences of 2048 tokens.
+    opt = Scenarios.Opt13BOnA100_40GB
+    assert opt.max_tokens == 14e9 // 819_200
+    assert opt.max_sequences == 8
+
+
+# TTFT and TPOT: Databricks, and a worked example on the A100 datasheet
+
+
+def test_databricks_time_per_output_token_is_14_ms() -> None:
+    # "14 ms per output token" for a 16-bit 7B model at 50% MBU of 2 TB/s;
+    # exact arithmetic, 14 GB at 1 TB/s.
+    tpot = Scenarios.Databricks7BServingLatency.time_per_output_token
+    assert magnitude(tpot, "ms") == pytest.approx(14, rel=1e-12)
+
+
+def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
+    # Worked example, exact: 2 × 7e9 × 512 FLOP at 312 TFLOP/s, and 14 GB
+    # at 2,039 GB/s per token; latency = TTFT + 256 × TPOT.
+    a100 = Scenarios.Llama2_7BServingOnA100
+    ttft = 2 * 7e9 * 512 / 312e12
+    tpot = 14e9 / 2039e9
+    assert magnitude(a100.time_to_first_token, "s") == pytest.approx(ttft, rel=1e-12)
+    assert magnitude(a100.time_per_output_token, "s") == pytest.approx(tpot, rel=1e-12)
+    assert magnitude(a100.request_latency, "s") == pytest.approx(ttft + 256 * tpot, rel=1e-12)
+
+
+# Little's law: Hennessy and Patterson, Appendix D.5
+
+
+def test_disk_utilization_is_0_8() -> None:
+    # "0.8": 40 I/Os per second × 20 ms of service, exact.
+    assert Scenarios.HennessyPattersonDiskServer.mean_in_system == pytest.approx(0.8, rel=1e-12)
+
+
+def test_requests_in_the_disk_system() -> None:
+    # 40 per second × (80 ms queueing + 20 ms service): 4 requests, exact.
+    assert Scenarios.HennessyPattersonDiskSystem.mean_in_system == pytest.approx(4, rel=1e-12)
+
+
+def test_serving_concurrency_follows_from_latency() -> None:
+    # Worked example: 10 requests per second × the A100 entry's latency.
+    concurrency = Scenarios.Llama2_7BServingConcurrency.mean_in_system
+    latency = magnitude(Scenarios.Llama2_7BServingOnA100.request_latency, "s")
+    assert concurrency == pytest.approx(10 * latency, rel=1e-12)
