@@ -17,9 +17,15 @@ from scenarios.inference import (
     RooflineScenario,
     ServingLatencyScenario,
 )
-from scenarios.reliability import CheckpointIntervalScenario, FleetFailureScenario
+from scenarios.reliability import (
+    CheckpointIntervalScenario,
+    CheckpointWriteScenario,
+    FleetFailureScenario,
+)
 from scenarios.sustainability import (
     DeliveredComputeScenario,
+    EmbodiedCarbonScenario,
+    HardwareFlopsUtilizationScenario,
     ModelFlopsUtilizationScenario,
     OperationalCarbonScenario,
     TrainingEnergyScenario,
@@ -386,6 +392,21 @@ class Scenarios:
     """Distributed GraphLab's example: 64 machines, each failing once a year on
     average, with 2-minute checkpoints."""
 
+    Gpt3CheckpointWrite = CheckpointWriteScenario(
+        parameters=175e9,
+        bytes_per_param=16 * ureg.byte,
+        write_bandwidth=20 * ureg.GB / ureg.s,
+        step_time=(8 * 175e9 * 1536 * 2048 * ureg.FLOP / (1024 * 140 * ureg.TFLOP / ureg.s)).to(
+            's'
+        ),
+        steps_per_checkpoint=100,
+    )
+    """GPT-3 175B with mixed-precision Adam (16 bytes per parameter, ZeRO section
+    3.1), at the step time of Narayanan et al.'s run (section 5.1: batch 1536
+    of 2048 tokens, 8 operations per parameter per token, 1024 A100s at 140
+    TFLOP/s), checkpointed every 100 steps to storage that sustains 20 GB/s:
+    the bandwidth and the frequency are illustrative."""
+
     Gpt3TrainingEnergy = TrainingEnergyScenario(
         accelerators=10_000,
         power_per_accelerator=330 * ureg.W,
@@ -427,6 +448,39 @@ class Scenarios:
         peak_throughput=275 * ureg.TFLOP / ureg.s,
     )
     """PaLM 540B training on 6144 TPU v4 chips (PaLM paper, Appendix B)."""
+
+    Megatron175BUtilization = HardwareFlopsUtilizationScenario(
+        model_flops_utilization=0.514,
+        sequence_length=2048,
+        hidden_size=12288,
+        layers=96,
+        vocab_size=51200,
+    )
+    """GPT-3 175B in Megatron-LM's README table: 51.4% MFU on A100 80GB with
+    selective recomputation, which the README reports as 52.8% HFU."""
+
+    Megatron1TUtilization = HardwareFlopsUtilizationScenario(
+        model_flops_utilization=0.563,
+        sequence_length=2048,
+        hidden_size=25600,
+        layers=128,
+        vocab_size=51200,
+    )
+    """The 1T-parameter model in Megatron-LM's README table: 56.3% MFU, reported
+    as 57.0% HFU."""
+
+    BloomTrainingCarbon = EmbodiedCarbonScenario(
+        accelerator_hours=1_082_990 * ureg.hour,
+        power_per_accelerator=400 * ureg.W,
+        carbon_intensity=57 * ureg.gCO2e / ureg.kWh,
+        embodied_per_accelerator=150 * ureg.kgCO2e + 2500 * ureg.kgCO2e / 8,
+        lifetime=6 * ureg.year,
+        utilization=0.85,
+    )
+    """BLOOM's final training run as Luccioni et al. estimate it: 1,082,990 A100
+    GPU hours at 400 W on the French grid (57 gCO2eq/kWh), with 150 kg CO2eq
+    per GPU and an eighth of 2,500 kg per server embodied, amortised over six
+    years at 85% use."""
 
     LamdaPretrainingCompute = DeliveredComputeScenario(
         chips=1024,

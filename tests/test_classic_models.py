@@ -193,3 +193,67 @@ def test_serving_concurrency_follows_from_latency() -> None:
     concurrency = Scenarios.Llama2_7BServingConcurrency.mean_in_system
     latency = magnitude(Scenarios.Llama2_7BServingOnA100.request_latency, "s")
     assert concurrency == pytest.approx(10 * latency, rel=1e-12)
+
+
+# Checkpoint write time: ZeRO's 16 bytes per parameter, Narayanan et al.'s step
+
+
+def test_gpt3_checkpoint_is_2_8_tb() -> None:
+    # 175B × 16 bytes (ZeRO section 3.1): exactly 2.8 TB.
+    checkpoint = Scenarios.Gpt3CheckpointWrite
+    assert magnitude(checkpoint.checkpoint_bytes, "TB") == pytest.approx(2.8, rel=1e-12)
+
+
+def test_gpt3_checkpoint_write_and_its_share_of_the_step_budget() -> None:
+    # Worked example, exact: 2.8 TB at 20 GB/s is 140 s; a step is
+    # 8 × 175e9 × 1536 × 2048 FLOP at 1024 × 140 TFLOP/s; 100 steps between
+    # checkpoints.
+    checkpoint = Scenarios.Gpt3CheckpointWrite
+    step = 8 * 175e9 * 1536 * 2048 / (1024 * 140e12)
+    assert magnitude(checkpoint.step_time, "s") == pytest.approx(step, rel=1e-12)
+    assert magnitude(checkpoint.write_time, "s") == pytest.approx(140, rel=1e-12)
+    assert checkpoint.write_share == pytest.approx(140 / (100 * step + 140), rel=1e-12)
+
+
+# MFU and HFU: Megatron-LM's README table, Korthikanti et al.'s accounting
+
+
+def test_megatron_175b_hfu_is_52_8_percent() -> None:
+    # README: 51.4% MFU and "52.8%" HFU, one decimal of a percentage.
+    assert Scenarios.Megatron175BUtilization.hfu_selective == pytest.approx(0.528, abs=0.0005)
+
+
+def test_megatron_1t_hfu_is_57_0_percent() -> None:
+    # README: 56.3% MFU and "57.0%" HFU, one decimal of a percentage.
+    assert Scenarios.Megatron1TUtilization.hfu_selective == pytest.approx(0.570, abs=0.0005)
+
+
+def test_full_recomputation_adds_about_a_third() -> None:
+    # Narayanan et al.'s 96Bslh²(1 + s/6h + V/16lh) over the model FLOPs'
+    # 72Bslh²(1 + s/6h + V/12hl): exactly the factor the class uses.
+    gpt = Scenarios.Megatron175BUtilization
+    s, h, layers, v = 2048, 12288, 96, 51200
+    full = 96 * (1 + s / (6 * h) + v / (16 * layers * h))
+    model = 72 * (1 + s / (6 * h) + v / (12 * h * layers))
+    assert gpt.hfu_full / gpt.model_flops_utilization == pytest.approx(full / model, rel=1e-12)
+
+
+# Embodied and operational carbon: Luccioni et al. on BLOOM
+
+
+def test_bloom_dynamic_energy_is_433_196_kwh() -> None:
+    # 1,082,990 GPU hours × 400 W = 433,196 kWh, exact.
+    energy = Scenarios.BloomTrainingCarbon.dynamic_energy
+    assert magnitude(energy, "kWh") == pytest.approx(433_196, rel=1e-12)
+
+
+def test_bloom_operational_emissions_are_24_7_tonnes() -> None:
+    # Abstract: "approximately 24.7 tonnes", one decimal.
+    emissions = Scenarios.BloomTrainingCarbon.operational_emissions
+    assert magnitude(emissions, "tCO2e") == pytest.approx(24.7, abs=0.05)
+
+
+def test_bloom_embodied_emissions_are_11_2_tonnes() -> None:
+    # "11.2 tonnes" of embodied emissions, one decimal.
+    emissions = Scenarios.BloomTrainingCarbon.embodied_emissions
+    assert magnitude(emissions, "tCO2e") == pytest.approx(11.2, abs=0.05)
