@@ -581,9 +581,9 @@ class KvCacheCapacityScenario:
     Notes
     -----
     Equation: kv_budget = memory_capacity - parameters × bytes_per_param;
-        max_tokens = ⌊kv_budget / (2 × layers × kv_heads × head_dim ×
-        kv_bytes_per_element)⌋; max_sequences = ⌊max_tokens /
-        context_tokens⌋.
+        kv_bytes_per_token = 2 × layers × kv_heads × head_dim ×
+        kv_bytes_per_element; max_tokens = kv_budget / kv_bytes_per_token and
+        max_sequences = max_tokens / context_tokens, each rounded down.
     Assumptions: All memory not taken by the weights holds cache;
         memory_capacity is counted in the unit its source uses (the vLLM
         paper's 26 GB of weights are 65% of 40 GB in one unit).

@@ -118,15 +118,17 @@ def calc_compute_optimal_parameters(
     Notes
     -----
     Equation: N = √(C / (k × r)).
-    Assumptions: The ratio r is held fixed; about 20 matches the
-        compute-optimal frontier of Hoffmann et al.
-    Excludes: How the best ratio drifts with scale, and the data actually
-        available.
+    Assumptions: The ratio r is held fixed; about 20 is the rule of thumb
+        drawn from Hoffmann et al.
+    Excludes: How the best ratio drifts with scale (the paper's Table 3,
+        computed from fitted power laws, has a different ratio in each row),
+        and the data actually available.
 
     References
     ----------
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
-      NeurIPS 2022, Table 3 (compute-optimal tokens ≈ 20 × parameters).
+      NeurIPS 2022, section 4.1 (Chinchilla: 70B parameters on 1.4 trillion
+      tokens, 20 tokens per parameter, on Gopher's compute budget).
     """
     return (compute_budget / (flops_per_param_token * tokens_per_parameter)).to("").magnitude ** 0.5
 
