@@ -13,6 +13,7 @@ from typing import ClassVar, Optional
 from scenarios.physics import (
     calc_decode_step_time,
     calc_kv_cache_bytes_per_token,
+    calc_matmul_intensity,
     calc_roofline_attainable,
     calc_weight_matmul_intensity,
 )
@@ -22,6 +23,8 @@ from scenarios.validation import (
     COMPUTE_RATE,
     DATA_RATE,
     DURATION,
+    FRACTION,
+    RATE,
     Rules,
     check_inputs,
     input_rules,
@@ -112,7 +115,10 @@ class KvCacheScenario:
     Every layer caches a key and a value vector per key-value head for each
     token in the context. With multi-head attention kv_heads equals the
     number of query heads; grouped-query attention shares each key-value head
-    among several query heads and shrinks the cache by that factor.
+    among several query heads and shrinks the cache by that factor. Sizes
+    are given in binary units (KiB, GiB), as both sources quoted here count
+    them: the vLLM paper's 800 KB per OPT-13B token is 819,200 bytes, and
+    NVIDIA's 2 GB for Llama 2 7B is 2³¹ bytes.
 
     Notes
     -----
@@ -136,7 +142,8 @@ class KvCacheScenario:
     - Touvron et al., "Llama 2: Open Foundation and Fine-Tuned Chat Models",
       arXiv:2307.09288, 2023, section 2.2 (grouped-query attention in the 70B
       model; 80 layers and 8 key-value heads of dimension 128 in the released
-      configuration).
+      configuration). The paper prints no cache size: the 320 KiB per token
+      here is this class's arithmetic, 2 × 80 × 8 × 128 × 2 bytes.
 
     Examples
     --------
@@ -217,16 +224,16 @@ class RooflineScenario:
     - scenarios.physics.calc_roofline_attainable
     - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
       Performance Model for Multicore Architectures", CACM 52(4), 2009.
-    - Chen (kipply), "Transformer Inference Arithmetic", kipp.ly blog, 2022,
-      kv cache section (an A100 at 312e12 FLOP/s and 1.5e12 bytes/s has a
-      ratio of 208 operations per byte).
+    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
+      table (A100 40GB: 312 TFLOPS FP16 Tensor Core without sparsity,
+      1,555 GB/s of GPU memory bandwidth).
 
     Examples
     --------
     >>> from scenarios import Scenarios
     >>> a100 = Scenarios.A100Roofline
-    >>> print(round(a100.ridge_point))
-    208 FLOP/B
+    >>> print(round(a100.ridge_point, 1))
+    200.6 FLOP/B
     >>> print(a100.decode_intensity)
     1.0 FLOP/B
     >>> print(f"{a100.decode_utilization:.1%}")
@@ -295,58 +302,91 @@ class RooflineScenario:
 
 @dataclass(frozen=True, kw_only=True)
 class BatchDecodeScenario:
-    """Step time, per-token latency and throughput of decoding a batch of sequences.
+    """Step time, throughput and memory of decoding a batch of sequences, KV cache included.
 
     Each decoding step reads all the weights once, whatever the batch size,
-    and does 2 FLOP per parameter for every sequence in the batch. Below the
-    balanced_batch the weight reads take longer than the arithmetic, so extra
-    sequences ride along almost free and throughput grows with the batch;
-    above it the step time grows with the batch and throughput levels off.
+    reads the key-value cache of every sequence in the batch, and does 2 FLOP
+    per parameter for every sequence. The cache grows with batch_size ×
+    context_tokens, so at long contexts it outweighs the weights both in
+    memory and in the bytes each step reads. Without the cache, reading the
+    weights and the arithmetic would take equal time at balanced_batch.
+    Whether weights and cache fit in memory_capacity is stated by
+    fits_in_memory.
 
     Notes
     -----
-    Equation: step_time = max(weight_bytes / memory_bandwidth, 2 FLOP ×
+    Equation: kv_cache_bytes = 2 × layers × kv_heads × head_dim ×
+        kv_bytes_per_element × context_tokens × batch_size; step_time =
+        max((weight_bytes + kv_cache_bytes) / memory_bandwidth, 2 FLOP ×
         parameters × batch_size / peak_compute); throughput = batch_size /
         step_time; balanced_batch = peak_compute × bytes_per_param / (2 FLOP ×
         memory_bandwidth).
-    Assumptions: Weight reads and arithmetic overlap perfectly and both run at
-        peak; one new token per sequence per step.
-    Excludes: KV-cache reads and attention arithmetic (both grow with the
-        context), communication between devices, and scheduling overhead.
+    Assumptions: Every sequence has context_tokens cached (the last step of a
+        full-length generation, the slowest one); reads and arithmetic overlap
+        perfectly and both run at peak; memory_capacity is taken in the unit
+        of its datasheet.
+    Excludes: Attention arithmetic, activations and framework workspace in
+        memory, communication between devices, and scheduling overhead.
 
     References
     ----------
     - scenarios.physics.calc_decode_step_time
-    - Chen (kipply), "Transformer Inference Arithmetic", kipp.ly blog, 2022,
-      batch sizes section (on an A100 at 312 TFLOP/s and 1.5 TB/s, weight
-      loading and arithmetic take equal time at a batch of 208).
+    - scenarios.physics.calc_kv_cache_bytes_per_token
+    - Kwon et al., "Efficient Memory Management for Large Language Model
+      Serving with PagedAttention", SOSP 2023, section 3 (OPT-13B: 2 × 5120
+      (hidden) × 40 (layers) × 2 bytes = 800 KB of KV cache per token).
+    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
+      table (A100 80GB SXM: 312 TFLOPS FP16/BF16 Tensor Core without
+      sparsity, 80GB HBM2e, 2,039 GB/s).
 
     Examples
     --------
     >>> from scenarios import Scenarios
     >>> serving = Scenarios.Opt13BBatchDecodeOnA100
-    >>> print(round(serving.balanced_batch))
-    208
-    >>> print(round(serving.step_time, 2))
-    17.33 ms
+    >>> print(serving.kv_bytes_per_token)
+    800.0 KiB
+    >>> print(round(serving.kv_cache_bytes, 1))
+    107.4 GB
+    >>> print(round(serving.memory_needed, 1))
+    133.4 GB
+    >>> serving.fits_in_memory
+    False
+    >>> print(round(serving.step_time, 1))
+    65.4 ms
     >>> print(round(serving.throughput))
-    3692 token/s
+    978 token/s
     """
 
     rules: ClassVar[Rules] = input_rules(
-        bytes_per_param=BYTES, peak_compute=COMPUTE_RATE, memory_bandwidth=DATA_RATE
+        bytes_per_param=BYTES,
+        kv_bytes_per_element=BYTES,
+        peak_compute=COMPUTE_RATE,
+        memory_bandwidth=DATA_RATE,
+        memory_capacity=BYTES,
     )
 
     parameters: float
     """Number of model parameters."""
     bytes_per_param: Quantity
     """Bytes of one weight as served."""
+    layers: int
+    """Transformer layers, each caching keys and values."""
+    kv_heads: int
+    """Key-value heads per layer; kv_heads × head_dim is the hidden size without grouping."""
+    head_dim: int
+    """Dimension of one attention head."""
+    kv_bytes_per_element: Quantity
+    """Bytes of one cached key or value element, e.g. 2 bytes in FP16."""
+    context_tokens: int
+    """Tokens cached per sequence: prompt plus generated tokens so far."""
     batch_size: int
     """Sequences decoded together, one new token each per step."""
     peak_compute: Quantity
     """Peak operation rate of the serving processor."""
     memory_bandwidth: Quantity
     """Peak memory bandwidth of the serving processor."""
+    memory_capacity: Quantity
+    """Memory of the serving processor, as its datasheet states it."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -357,13 +397,42 @@ class BatchDecodeScenario:
         return (self.parameters * self.bytes_per_param).to('GB')
 
     @property
+    def kv_bytes_per_token(self) -> Quantity:
+        """KV-cache bytes one token adds to its sequence, in KiB (binary, as vLLM counts)."""
+        return calc_kv_cache_bytes_per_token(
+            self.layers, self.kv_heads, self.head_dim, self.kv_bytes_per_element
+        ).to('KiB')
+
+    @property
+    def kv_cache_bytes(self) -> Quantity:
+        """KV cache of the whole batch at context_tokens, in GB."""
+        return (self.kv_bytes_per_token * self.context_tokens * self.batch_size).to('GB')
+
+    @property
+    def memory_needed(self) -> Quantity:
+        """Weights plus KV cache in GB, what must be resident."""
+        return (self.weight_bytes + self.kv_cache_bytes).to('GB')
+
+    @property
+    def fits_in_memory(self) -> bool:
+        """Whether the weights and the KV cache fit in memory_capacity together."""
+        return bool(self.memory_needed <= self.memory_capacity)
+
+    @property
     def step_flops(self) -> Quantity:
         """Operations of one step's weight multiplications, in TFLOP."""
         return (2 * ureg.FLOP * self.parameters * self.batch_size).to('TFLOP')
 
     @property
     def step_time(self) -> Quantity:
-        """Time of one decoding step in ms, which is also each sequence's time per token."""
+        """Time of one decoding step in ms, cache reads included: each sequence's time per token."""
+        return calc_decode_step_time(
+            self.memory_needed, self.memory_bandwidth, self.step_flops, self.peak_compute
+        ).to('ms')
+
+    @property
+    def weights_only_step_time(self) -> Quantity:
+        """Step time in ms if the KV cache were not read, for comparison."""
         return calc_decode_step_time(
             self.weight_bytes, self.memory_bandwidth, self.step_flops, self.peak_compute
         ).to('ms')
@@ -375,9 +444,402 @@ class BatchDecodeScenario:
 
     @property
     def balanced_batch(self) -> float:
-        """Batch size at which reading the weights and the arithmetic take equal time."""
+        """Batch size at which reading the weights alone and the arithmetic take equal time."""
         return (
             (self.peak_compute * self.bytes_per_param / (2 * ureg.FLOP * self.memory_bandwidth))
             .to('')
             .magnitude
         )
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatmulRooflineScenario:
+    """The roofline of a matrix product: its arithmetic intensity against an accelerator's ridge.
+
+    An accelerator reaches its peak_compute only on work that does at least
+    ridge_point operations per byte it moves; below that, memory_bandwidth
+    caps the rate at intensity × bandwidth. A linear layer multiplies a batch
+    of rows inputs by a matrix of inner × columns weights: its intensity grows
+    with the batch, since every weight read is reused once per row. The
+    slower of moving the bytes and doing the arithmetic bounds its time.
+
+    Notes
+    -----
+    Equation: intensity = 2 × rows × columns × inner FLOP / ((rows × inner +
+        inner × columns + rows × columns) × bytes_per_element); ridge_point =
+        peak_compute / memory_bandwidth; attainable = min(peak_compute,
+        intensity × memory_bandwidth).
+    Assumptions: Each operand is read once and the result written once;
+        arithmetic and memory transfers overlap fully; the datasheet peaks
+        are reachable.
+    Excludes: Tiling re-reads, cache reuse, kernel launch latency, and
+        epilogues such as bias and activation.
+
+    References
+    ----------
+    - scenarios.physics.calc_matmul_intensity
+    - scenarios.physics.calc_roofline_attainable
+    - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
+      Performance Model for Multicore Architectures", CACM 52(4), 2009
+      (attainable rate = min(peak, operational intensity × bandwidth)).
+    - NVIDIA, "GPU Performance Background User's Guide", Deep Learning
+      Performance documentation, section "Understanding Performance" (a
+      V100's ops:byte ratio of 138.9 FLOPS/B for FP16 data; a linear layer
+      with 4096 outputs and 1024 inputs: 315 FLOPS/B at batch size 512,
+      arithmetic-limited, and 1 FLOPS/B at batch size 1, memory-limited).
+    - NVIDIA, "NVIDIA Tesla V100 GPU Accelerator" datasheet, 2017-2018 (V100
+      SXM2: 125 TFLOPS of Tensor Core performance, 900 GB/s of memory
+      bandwidth).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> big = Scenarios.NvidiaLinearBatch512OnV100
+    >>> print(round(big.ridge_point, 1))
+    138.9 FLOP/B
+    >>> print(round(big.intensity))
+    315 FLOP/B
+    >>> big.limited_by
+    'arithmetic'
+    >>> one = Scenarios.NvidiaLinearBatch1OnV100
+    >>> print(round(one.intensity))
+    1 FLOP/B
+    >>> one.limited_by
+    'memory'
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_element=BYTES, peak_compute=COMPUTE_RATE, memory_bandwidth=DATA_RATE
+    )
+
+    rows: int
+    """Rows of the input and the output, M: the batch of a linear layer."""
+    columns: int
+    """Columns of the weights and the output, N: the layer's outputs."""
+    inner: int
+    """The shared dimension, K: the layer's inputs."""
+    bytes_per_element: Quantity
+    """Bytes of one element, e.g. 2 bytes in FP16."""
+    peak_compute: Quantity
+    """Peak operation rate of the accelerator at this precision."""
+    memory_bandwidth: Quantity
+    """Peak memory bandwidth of the accelerator."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def flops(self) -> Quantity:
+        """Operations of the product in GFLOP: two per multiply-add."""
+        return (2 * self.rows * self.columns * self.inner * ureg.FLOP).to('GFLOP')
+
+    @property
+    def intensity(self) -> Quantity:
+        """Operations per byte moved in FLOP/B, from calc_matmul_intensity."""
+        return calc_matmul_intensity(
+            self.rows, self.columns, self.inner, self.bytes_per_element
+        ).to('FLOP/B')
+
+    @property
+    def bytes_moved(self) -> Quantity:
+        """Bytes read and written in MB: the flops over the intensity."""
+        return (self.flops / self.intensity).to('MB')
+
+    @property
+    def ridge_point(self) -> Quantity:
+        """Intensity in FLOP/B at which the accelerator turns from memory-bound to compute-bound."""
+        return (self.peak_compute / self.memory_bandwidth).to('FLOP/B')
+
+    @property
+    def attainable(self) -> Quantity:
+        """Highest rate the product can reach in TFLOP/s, from calc_roofline_attainable."""
+        return calc_roofline_attainable(
+            self.intensity, self.peak_compute, self.memory_bandwidth
+        ).to('TFLOP/s')
+
+    @property
+    def limited_by(self) -> str:
+        """'arithmetic' if the intensity is above the ridge point, else 'memory'."""
+        return 'arithmetic' if self.intensity > self.ridge_point else 'memory'
+
+    @property
+    def time_floor(self) -> Quantity:
+        """Shortest time of the product in µs at the attainable rate."""
+        return (self.flops / self.attainable).to('us')
+
+
+@dataclass(frozen=True, kw_only=True)
+class KvCacheCapacityScenario:
+    """How many tokens of KV cache fit in an accelerator's memory next to the weights.
+
+    The weights take a fixed share of memory_capacity; what is left holds the
+    key-value cache, at kv_bytes_per_token for every token of every sequence
+    being served. That budget, not the arithmetic, often caps how many
+    sequences a server can batch: max_tokens in all, or max_sequences at
+    context_tokens each.
+
+    Notes
+    -----
+    Equation: kv_budget = memory_capacity - parameters × bytes_per_param;
+        kv_bytes_per_token = 2 × layers × kv_heads × head_dim ×
+        kv_bytes_per_element; max_tokens = kv_budget / kv_bytes_per_token and
+        max_sequences = max_tokens / context_tokens, each rounded down.
+    Assumptions: All memory not taken by the weights holds cache;
+        memory_capacity is counted in the unit its source uses (the vLLM
+        paper's 26 GB of weights are 65% of 40 GB in one unit).
+    Excludes: Activations and framework workspace, fragmentation (which
+        paged allocation removes), and the difference between the
+        datasheet's "40GB" and 40 × 2³⁰ bytes of HBM.
+
+    References
+    ----------
+    - scenarios.physics.calc_kv_cache_bytes_per_token
+    - Kwon et al., "Efficient Memory Management for Large Language Model
+      Serving with PagedAttention", SOSP 2023, Figure 1 (a 13B-parameter
+      model on an NVIDIA A100 40GB: parameters 26GB, 65% of memory, the KV
+      cache above 30%) and section 3 (OPT-13B: 800 KB of cache per token).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> opt = Scenarios.Opt13BOnA100_40GB
+    >>> print(opt.weight_bytes)
+    26.0 GB
+    >>> print(f"{opt.weight_share:.0%}")
+    65%
+    >>> print(f"{opt.kv_share:.0%}")
+    35%
+    >>> opt.max_tokens
+    17089
+    >>> opt.max_sequences
+    8
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_param=BYTES, kv_bytes_per_element=BYTES, memory_capacity=BYTES
+    )
+
+    parameters: float
+    """Number of model parameters."""
+    bytes_per_param: Quantity
+    """Bytes of one weight as served."""
+    layers: int
+    """Transformer layers, each caching keys and values."""
+    kv_heads: int
+    """Key-value heads per layer."""
+    head_dim: int
+    """Dimension of one attention head."""
+    kv_bytes_per_element: Quantity
+    """Bytes of one cached element, e.g. 2 bytes in FP16."""
+    memory_capacity: Quantity
+    """Memory of the accelerator, in the unit its source states."""
+    context_tokens: int
+    """Tokens cached per sequence at full length."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def weight_bytes(self) -> Quantity:
+        """Memory in GB the weights take."""
+        return (self.parameters * self.bytes_per_param).to('GB')
+
+    @property
+    def weight_share(self) -> float:
+        """Share of memory_capacity the weights take (dimensionless)."""
+        return (self.weight_bytes / self.memory_capacity).to('').magnitude
+
+    @property
+    def kv_budget(self) -> Quantity:
+        """Memory in GB left for the KV cache next to the weights."""
+        return (self.memory_capacity - self.weight_bytes).to('GB')
+
+    @property
+    def kv_share(self) -> float:
+        """Share of memory_capacity left for the KV cache (dimensionless)."""
+        return (self.kv_budget / self.memory_capacity).to('').magnitude
+
+    @property
+    def kv_bytes_per_token(self) -> Quantity:
+        """KV-cache KiB per token per sequence, from calc_kv_cache_bytes_per_token."""
+        return calc_kv_cache_bytes_per_token(
+            self.layers, self.kv_heads, self.head_dim, self.kv_bytes_per_element
+        ).to('KiB')
+
+    @property
+    def max_tokens(self) -> int:
+        """Tokens of cache, over all sequences, that fit in kv_budget."""
+        return int((self.kv_budget / self.kv_bytes_per_token).to('').magnitude)
+
+    @property
+    def max_sequences(self) -> int:
+        """Sequences of context_tokens each whose cache fits in kv_budget."""
+        return self.max_tokens // self.context_tokens
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServingLatencyScenario:
+    """Time to first token and time per output token: prefill bound by compute, decode by bandwidth.
+
+    Prefill processes the whole prompt in one pass, doing 2 FLOP per parameter
+    per prompt token with every weight reused across the prompt, so the
+    processor's arithmetic sets the time to first token (TTFT). Each later
+    token needs one pass that reads every weight for little arithmetic, so
+    memory bandwidth sets the time per output token (TPOT). The request's
+    latency is TTFT plus TPOT for every generated token. The utilization
+    inputs scale each peak to what the server achieves.
+
+    Notes
+    -----
+    Equation: time_to_first_token = 2 FLOP × parameters × prompt_tokens /
+        (peak_compute × compute_utilization); time_per_output_token =
+        parameters × bytes_per_param / (memory_bandwidth ×
+        bandwidth_utilization); request_latency = time_to_first_token +
+        time_per_output_token × output_tokens.
+    Assumptions: Batch size one; prefill is compute-bound and decode is
+        bandwidth-bound, with no overlap between the two phases.
+    Excludes: KV-cache reads and attention arithmetic (small for short
+        contexts), queueing, network and tokenisation time.
+
+    References
+    ----------
+    - Databricks, "LLM Inference Performance Engineering: Best Practices",
+      2023, sections on important metrics (latency = TTFT + TPOT × the number
+      of tokens generated) and on model bandwidth utilization (a 7B model in
+      16-bit at 14 ms per output token uses 1 TB/s, an MBU of 50% on a 2 TB/s
+      machine).
+    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
+      table (A100 80GB SXM: 312 TFLOPS FP16 Tensor Core, 2,039 GB/s).
+    - The A100 entry is a worked example of these formulas on datasheet
+      peaks, not a measurement from either source.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> databricks = Scenarios.Databricks7BServingLatency
+    >>> print(round(databricks.time_per_output_token, 1))
+    14.0 ms
+    >>> a100 = Scenarios.Llama2_7BServingOnA100
+    >>> print(round(a100.time_to_first_token, 1))
+    23.0 ms
+    >>> print(round(a100.time_per_output_token, 2))
+    6.87 ms
+    >>> print(round(a100.request_latency, 2))
+    1.78 s
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_param=BYTES,
+        memory_bandwidth=DATA_RATE,
+        bandwidth_utilization=FRACTION,
+        peak_compute=COMPUTE_RATE,
+        compute_utilization=FRACTION,
+    )
+
+    parameters: float
+    """Number of model parameters."""
+    bytes_per_param: Quantity
+    """Bytes of one weight as served."""
+    prompt_tokens: int
+    """Tokens in the prompt, processed together in prefill."""
+    output_tokens: int
+    """Tokens generated after the prompt."""
+    memory_bandwidth: Quantity
+    """Peak memory bandwidth of the serving hardware."""
+    bandwidth_utilization: float = 1.0
+    """Share of memory_bandwidth decoding achieves (model bandwidth utilization)."""
+    peak_compute: Optional[Quantity] = None
+    """Peak operation rate of the serving hardware; needed only for the time to first token."""
+    compute_utilization: float = 1.0
+    """Share of peak_compute prefill achieves."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def weight_bytes(self) -> Quantity:
+        """Bytes of weights in GB, read once per output token."""
+        return (self.parameters * self.bytes_per_param).to('GB')
+
+    @property
+    def prefill_flops(self) -> Quantity:
+        """Operations of prefilling the prompt, in TFLOP."""
+        return (2 * ureg.FLOP * self.parameters * self.prompt_tokens).to('TFLOP')
+
+    @property
+    def time_to_first_token(self) -> Quantity:
+        """Compute-bound time to first token (TTFT) in ms."""
+        return (self.prefill_flops / (self.peak_compute * self.compute_utilization)).to('ms')
+
+    @property
+    def time_per_output_token(self) -> Quantity:
+        """Bandwidth-bound time per output token (TPOT) in ms."""
+        return (self.weight_bytes / (self.memory_bandwidth * self.bandwidth_utilization)).to('ms')
+
+    @property
+    def tokens_per_second(self) -> Quantity:
+        """Decoding speed one user sees, in token/s."""
+        return (1 * ureg.token / self.time_per_output_token).to('token/s')
+
+    @property
+    def request_latency(self) -> Quantity:
+        """End-to-end latency of one request in s: TTFT plus TPOT for every output token."""
+        return (self.time_to_first_token + self.time_per_output_token * self.output_tokens).to('s')
+
+
+@dataclass(frozen=True, kw_only=True)
+class LittlesLawScenario:
+    """Little's law: requests in a system equal their arrival rate times the time each spends in it.
+
+    In any stable system, the average number of requests inside,
+    mean_in_system, is the arrival_rate times the average time_in_system,
+    whatever the arrival pattern or the order of service. Applied to a whole
+    server it gives the concurrency a serving system must hold; applied to
+    one resource, with its service time, it gives that resource's
+    utilization.
+
+    Notes
+    -----
+    Equation: mean_in_system = arrival_rate × time_in_system.
+    Assumptions: A stable system observed long enough that averages exist
+        (arrivals equal departures).
+    Excludes: The distribution of the number in the system and of the
+        waiting time, which need a queueing model.
+
+    References
+    ----------
+    - Little, "A Proof for the Queuing Formula: L = λW", Operations Research
+      9(3), 1961.
+    - Hennessy and Patterson, "Computer Architecture: A Quantitative
+      Approach", 5th edition, Morgan Kaufmann, 2011, Appendix D, section D.5
+      (Little's law; worked example: 40 disk I/Os per second at a 20 ms
+      service time keep the disk 0.8 utilized, with 80 ms of queueing and
+      100 ms of response time).
+    - The serving entry is a worked example: the request rate is
+      illustrative, the latency that of Llama2_7BServingOnA100.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> print(round(Scenarios.HennessyPattersonDiskServer.mean_in_system, 6))
+    0.8
+    >>> print(round(Scenarios.HennessyPattersonDiskSystem.mean_in_system, 6))
+    4.0
+    >>> print(round(Scenarios.Llama2_7BServingConcurrency.mean_in_system, 1))
+    17.8
+    """
+
+    rules: ClassVar[Rules] = input_rules(arrival_rate=RATE, time_in_system=DURATION)
+
+    arrival_rate: Quantity
+    """Requests arriving per unit time, λ."""
+    time_in_system: Quantity
+    """Average time a request spends in the system, W."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def mean_in_system(self) -> float:
+        """Average number of requests in the system, L = λW (dimensionless)."""
+        return (self.arrival_rate * self.time_in_system).to('').magnitude

@@ -10,23 +10,37 @@ from __future__ import annotations
 from scenarios.inference import (
     BatchDecodeScenario,
     DecodeBandwidthScenario,
+    KvCacheCapacityScenario,
     KvCacheScenario,
+    LittlesLawScenario,
+    MatmulRooflineScenario,
     RooflineScenario,
+    ServingLatencyScenario,
 )
-from scenarios.reliability import CheckpointIntervalScenario, FleetFailureScenario
+from scenarios.reliability import (
+    CheckpointIntervalScenario,
+    CheckpointWriteScenario,
+    FleetFailureScenario,
+)
 from scenarios.sustainability import (
     DeliveredComputeScenario,
+    EmbodiedCarbonScenario,
+    HardwareFlopsUtilizationScenario,
     ModelFlopsUtilizationScenario,
     OperationalCarbonScenario,
     TrainingEnergyScenario,
 )
 from scenarios.training import (
     ActivationMemoryScenario,
+    AlphaBetaAllReduceScenario,
+    AmdahlScenario,
     ComputeOptimalScenario,
     MixedPrecisionAdamScenario,
+    PipelineBubbleScenario,
     RingAllReduceScenario,
     TrainingComputeScenario,
     UpdateWorkingSetScenario,
+    ZeroCommunicationScenario,
     ZeroShardingScenario,
 )
 from scenarios.units import ureg
@@ -43,20 +57,28 @@ class Scenarios:
         activation_factor_high=8.0,
         bandwidth=51.2 * ureg.GB / ureg.s,
     )
-    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone with the
-    A17 Pro's 51.2 GB/s of DRAM bandwidth."""
+    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone with
+    LPDDR5-6400 memory on a 64-bit bus: 6,400 MT/s × 8 bytes = 51.2 GB/s of
+    DRAM bandwidth (JEDEC JESD209-5 data rate). The activation factors 5 and
+    8 are derived, not quoted: FP32 activations of a 4-layer transformer of
+    hidden size 448 (7 heads) on 128-token sequences in batches of 10 and 16,
+    by Korthikanti et al.'s per-layer count (section 4.1, Table 2)."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
         bytes_per_param=2 * ureg.byte,
-        optimizer_moments=2,
+        optimizer_moments=6,
         activation_factor=20.0,
         activation_factor_high=20.0,
         bandwidth=None,
     )
-    """The 1.5B-parameter GPT-2 with FP16 weights (3 GB in ZeRO, section 3.1); the
-    activation factor of 20 is ZeRO's 60 GB of activations at sequence length
-    1K and batch size 32 (section 3.2) over those 3 GB."""
+    """The 1.5B-parameter GPT-2 trained with mixed-precision Adam as ZeRO section
+    3.1 defines it: FP16 weights (3 GB) and gradients, and 12 bytes of
+    optimizer state per parameter (FP32 master weights and both moments), six
+    arrays the size of the FP16 weights, for 16 bytes per parameter and the
+    paper's 24 GB of model states. The activation factor of 20 is ZeRO's
+    60 GB of activations at sequence length 1K and batch size 32 (section 3.2)
+    over those 3 GB."""
 
     Gpt2XlMixedPrecisionAdam = MixedPrecisionAdamScenario(
         parameters=1.5e9,
@@ -117,8 +139,12 @@ class Scenarios:
         flops_per_param_token=6 * ureg.FLOP,
         tokens_per_parameter=20.0,
     )
-    """Gopher's training budget (one "Gopher unit" in Table 3 of the Chinchilla
-    paper) spent compute-optimally at 20 tokens per parameter."""
+    """Gopher's training budget (5.76e23 FLOPs, the "1 Gopher" unit of Table 3 of
+    the Chinchilla paper) spent at the flat rule of thumb of 20 tokens per
+    parameter. This is not a row of Table 3, whose ratios come from fitted
+    power laws and differ by row; the result is compared with the model
+    actually trained on that budget, Chinchilla (70B parameters, 1.4T tokens,
+    section 4.1)."""
 
     Zero7p5BGradientAllReduce = RingAllReduceScenario(
         parameters=7.5e9,
@@ -129,6 +155,58 @@ class Scenarios:
     """FP16 gradients of ZeRO's 7.5B-parameter example all-reduced over 64
     devices; the 100 Gbit/s per-device link is an illustrative figure, not
     one from the paper."""
+
+    Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
+        message_bytes=15 * ureg.GB,
+        devices=64,
+        latency=5 * ureg.microsecond,
+        link_bandwidth=100 * ureg.Gbit / ureg.s,
+    )
+    """The 15 GB of FP16 gradients of ZeRO's 7.5B-parameter example all-reduced
+    over 64 devices, with an illustrative 5 µs of latency per ring step and
+    the same illustrative 100 Gbit/s links as Zero7p5BGradientAllReduce."""
+
+    OneMegabyteAllReduceOn64Devices = AlphaBetaAllReduceScenario(
+        message_bytes=1 * ureg.MB,
+        devices=64,
+        latency=5 * ureg.microsecond,
+        link_bandwidth=100 * ureg.Gbit / ureg.s,
+    )
+    """A 1 MB all-reduce on the same illustrative ring, below the crossover
+    size, where latency dominates."""
+
+    Zero7p5BCommunication = ZeroCommunicationScenario(
+        parameters=7.5e9,
+        bytes_per_element=2 * ureg.byte,
+    )
+    """ZeRO's 7.5B-parameter example with FP16 gradients and parameters: the
+    2Ψ and 3Ψ volumes of section 7 in bytes."""
+
+    GpipeFourStagesSixteenMicroBatches = PipelineBubbleScenario(
+        stages=4,
+        micro_batches=16,
+        model_chunks=2,
+    )
+    """Four pipeline stages and sixteen micro-batches, GPipe's M = 4K (section
+    2.3), with two interleaved chunks per device for Narayanan et al.'s
+    schedule (section 2.2.2): a worked example, not a figure either paper
+    prints."""
+
+    HennessyPattersonWebServer = AmdahlScenario(
+        accelerated_fraction=0.4,
+        acceleration=10.0,
+    )
+    """Hennessy and Patterson's Amdahl example (5th edition, section 1.9): a
+    web server's processor made 10 times faster on computation, which was 40%
+    of the time; overall speedup 1/0.64 ≈ 1.56."""
+
+    HennessyPatterson80On100Processors = AmdahlScenario(
+        accelerated_fraction=0.9975,
+        acceleration=100.0,
+    )
+    """Hennessy and Patterson's strong-scaling example (5th edition, section
+    5.1): a speedup of 80 on 100 processors needs a parallel fraction of
+    0.9975."""
 
     Databricks7BDecode = DecodeBandwidthScenario(
         parameters=7e9,
@@ -172,24 +250,116 @@ class Scenarios:
 
     A100Roofline = RooflineScenario(
         peak_compute=312 * ureg.TFLOP / ureg.s,
-        memory_bandwidth=1.5 * ureg.TB / ureg.s,
+        memory_bandwidth=1555 * ureg.GB / ureg.s,
         bytes_per_param=2 * ureg.byte,
         decode_batch=1,
         prompt_tokens=512,
     )
-    """An A100 at the 312 TFLOP/s and 1.5 TB/s that kipply's inference arithmetic
-    uses, serving 16-bit weights: one sequence decoding, and a 512-token
-    prompt in prefill."""
+    """An A100 40GB at its datasheet's 312 TFLOPS (FP16 Tensor Core, without
+    sparsity) and 1,555 GB/s, serving 16-bit weights: one sequence decoding,
+    and a 512-token prompt in prefill."""
 
     Opt13BBatchDecodeOnA100 = BatchDecodeScenario(
         parameters=13e9,
         bytes_per_param=2 * ureg.byte,
+        layers=40,
+        kv_heads=40,
+        head_dim=128,
+        kv_bytes_per_element=2 * ureg.byte,
+        context_tokens=2048,
         batch_size=64,
         peak_compute=312 * ureg.TFLOP / ureg.s,
-        memory_bandwidth=1.5 * ureg.TB / ureg.s,
+        memory_bandwidth=2039 * ureg.GB / ureg.s,
+        memory_capacity=80 * ureg.GB,
     )
-    """A 13B-parameter model in 16 bits decoding 64 sequences at once on an A100
-    with kipply's figures of 312 TFLOP/s and 1.5 TB/s."""
+    """OPT-13B in 16 bits (40 layers, hidden size 5120 in 40 heads of 128, as
+    in the vLLM paper, section 3) decoding 64 sequences at its full
+    2048-token context on one A100 80GB SXM (datasheet: 312 TFLOPS FP16,
+    2,039 GB/s, 80GB). The cache alone is about four times the weights, and
+    the two do not fit on the one GPU."""
+
+    NvidiaLinearBatch512OnV100 = MatmulRooflineScenario(
+        rows=512,
+        columns=4096,
+        inner=1024,
+        bytes_per_element=2 * ureg.byte,
+        peak_compute=125 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=900 * ureg.GB / ureg.s,
+    )
+    """The FP16 linear layer of NVIDIA's GPU Performance Background guide (4096
+    outputs, 1024 inputs, batch size 512) on a V100 SXM2 at its datasheet's
+    125 TFLOPS of Tensor Core performance and 900 GB/s."""
+
+    NvidiaLinearBatch1OnV100 = MatmulRooflineScenario(
+        rows=1,
+        columns=4096,
+        inner=1024,
+        bytes_per_element=2 * ureg.byte,
+        peak_compute=125 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=900 * ureg.GB / ureg.s,
+    )
+    """The same layer at batch size 1, the guide's memory-limited case."""
+
+    Opt13BOnA100_40GB = KvCacheCapacityScenario(
+        parameters=13e9,
+        bytes_per_param=2 * ureg.byte,
+        layers=40,
+        kv_heads=40,
+        head_dim=128,
+        kv_bytes_per_element=2 * ureg.byte,
+        memory_capacity=40 * ureg.GB,
+        context_tokens=2048,
+    )
+    """The vLLM paper's Figure 1 case: a 13B-parameter model (OPT-13B, 800 KB of
+    cache per token, section 3) in FP16 on an A100 40GB, counted as the paper
+    counts it."""
+
+    Databricks7BServingLatency = ServingLatencyScenario(
+        parameters=7e9,
+        bytes_per_param=2 * ureg.byte,
+        prompt_tokens=512,
+        output_tokens=256,
+        memory_bandwidth=2 * ureg.TB / ureg.s,
+        bandwidth_utilization=0.5,
+    )
+    """Databricks' example: a 16-bit 7B model at 50% model bandwidth utilization
+    of 2 TB/s, which is 14 ms per output token. No peak compute is given, so
+    there is no time to first token; the prompt and output lengths are
+    illustrative."""
+
+    Llama2_7BServingOnA100 = ServingLatencyScenario(
+        parameters=7e9,
+        bytes_per_param=2 * ureg.byte,
+        prompt_tokens=512,
+        output_tokens=256,
+        memory_bandwidth=2039 * ureg.GB / ureg.s,
+        peak_compute=312 * ureg.TFLOP / ureg.s,
+    )
+    """Worked example: a 16-bit 7B model (Llama 2 7B's nominal size), a 512-token
+    prompt and 256 output tokens on one A100 80GB SXM at its datasheet peaks
+    (312 TFLOPS FP16, 2,039 GB/s): lower bounds, not measurements."""
+
+    HennessyPattersonDiskServer = LittlesLawScenario(
+        arrival_rate=40 / ureg.s,
+        time_in_system=20 * ureg.ms,
+    )
+    """Hennessy and Patterson's queueing example (Appendix D.5): 40 disk I/Os
+    per second at a 20 ms service time; the disk holds 0.8 requests on
+    average, its utilization."""
+
+    HennessyPattersonDiskSystem = LittlesLawScenario(
+        arrival_rate=40 / ureg.s,
+        time_in_system=100 * ureg.ms,
+    )
+    """The same disk with the example's 80 ms of queueing added to the 20 ms of
+    service: 100 ms in the system."""
+
+    Llama2_7BServingConcurrency = LittlesLawScenario(
+        arrival_rate=10 / ureg.s,
+        time_in_system=Llama2_7BServingOnA100.request_latency,
+    )
+    """Worked example: an illustrative 10 requests per second, each taking the
+    latency of Llama2_7BServingOnA100, keep about 18 requests in flight."""
 
     Rsc1Job16kGpus = FleetFailureScenario(
         gpus=16_384,
@@ -197,15 +367,16 @@ class Scenarios:
         node_failure_rate=6.5 / (1000 * ureg.day),
     )
     """A 16,384-GPU job on Meta's RSC-1 cluster, at its 6.50 failures per 1000
-    node-days (Kokolis et al.)."""
+    node-days (Kokolis et al.); the MTBF is this model's projection."""
 
     Rsc1Job131kGpus = FleetFailureScenario(
         gpus=131_072,
         gpus_per_node=8,
         node_failure_rate=6.5 / (1000 * ureg.day),
     )
-    """A 131,072-GPU job at RSC-1's failure rate, the largest scale Kokolis et al.
-    project."""
+    """A 131,072-GPU job at RSC-1's failure rate of 6.50 failures per 1000
+    node-days (Kokolis et al.); the MTBF is this model's projection, not a
+    figure from the paper."""
 
     DalyFigure3Checkpoint = CheckpointIntervalScenario(
         checkpoint_time=5 * ureg.minute,
@@ -220,6 +391,21 @@ class Scenarios:
     )
     """Distributed GraphLab's example: 64 machines, each failing once a year on
     average, with 2-minute checkpoints."""
+
+    Gpt3CheckpointWrite = CheckpointWriteScenario(
+        parameters=175e9,
+        bytes_per_param=16 * ureg.byte,
+        write_bandwidth=20 * ureg.GB / ureg.s,
+        step_time=(8 * 175e9 * 1536 * 2048 * ureg.FLOP / (1024 * 140 * ureg.TFLOP / ureg.s)).to(
+            's'
+        ),
+        steps_per_checkpoint=100,
+    )
+    """GPT-3 175B with mixed-precision Adam (16 bytes per parameter, ZeRO section
+    3.1), at the step time of Narayanan et al.'s run (section 5.1: batch 1536
+    of 2048 tokens, 8 operations per parameter per token, 1024 A100s at 140
+    TFLOP/s), checkpointed every 100 steps to storage that sustains 20 GB/s:
+    the bandwidth and the frequency are illustrative."""
 
     Gpt3TrainingEnergy = TrainingEnergyScenario(
         accelerators=10_000,
@@ -262,6 +448,39 @@ class Scenarios:
         peak_throughput=275 * ureg.TFLOP / ureg.s,
     )
     """PaLM 540B training on 6144 TPU v4 chips (PaLM paper, Appendix B)."""
+
+    Megatron175BUtilization = HardwareFlopsUtilizationScenario(
+        model_flops_utilization=0.514,
+        sequence_length=2048,
+        hidden_size=12288,
+        layers=96,
+        vocab_size=51200,
+    )
+    """GPT-3 175B in Megatron-LM's README table: 51.4% MFU on A100 80GB with
+    selective recomputation, which the README reports as 52.8% HFU."""
+
+    Megatron1TUtilization = HardwareFlopsUtilizationScenario(
+        model_flops_utilization=0.563,
+        sequence_length=2048,
+        hidden_size=25600,
+        layers=128,
+        vocab_size=51200,
+    )
+    """The 1T-parameter model in Megatron-LM's README table: 56.3% MFU, reported
+    as 57.0% HFU."""
+
+    BloomTrainingCarbon = EmbodiedCarbonScenario(
+        accelerator_hours=1_082_990 * ureg.hour,
+        power_per_accelerator=400 * ureg.W,
+        carbon_intensity=57 * ureg.gCO2e / ureg.kWh,
+        embodied_per_accelerator=150 * ureg.kgCO2e + 2500 * ureg.kgCO2e / 8,
+        lifetime=6 * ureg.year,
+        utilization=0.85,
+    )
+    """BLOOM's final training run as Luccioni et al. estimate it: 1,082,990 A100
+    GPU hours at 400 W on the French grid (57 gCO2eq/kWh), with 150 kg CO2eq
+    per GPU and an eighth of 2,500 kg per server embodied, amortised over six
+    years at 85% use."""
 
     LamdaPretrainingCompute = DeliveredComputeScenario(
         chips=1024,

@@ -7,7 +7,7 @@ checkpoint so that failures and checkpointing together waste the least time.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Optional
 
 from scenarios.physics import (
     calc_checkpoint_overhead,
@@ -16,7 +16,15 @@ from scenarios.physics import (
     calc_young_interval,
 )
 from scenarios.units import Quantity
-from scenarios.validation import DURATION, RATE, Rules, check_inputs, input_rules
+from scenarios.validation import (
+    BYTES,
+    DATA_RATE,
+    DURATION,
+    RATE,
+    Rules,
+    check_inputs,
+    input_rules,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,18 +49,19 @@ class FleetFailureScenario:
     ----------
     - scenarios.physics.calc_fleet_failure_rate
     - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
-      Research Clusters", HPCA 2025 (arXiv:2410.21680), mean-time-to-failure
-      projection from the RSC-1 rate of 6.50 failures per 1000 node-days
-      (8 A100 GPUs per node): 1.8 hours for 16,384 GPUs and 0.23 hours for
-      131,072 GPUs.
+      Research Clusters", HPCA 2025 (arXiv:2410.21680): the RSC-1 cluster's
+      rate of 6.50 failures per 1000 node-days, on nodes of 8 A100 GPUs. The
+      paper projects mean time to failure at larger scales with a model it
+      fits to its own job data, not with this independent-node one; the
+      figures below are this model's, not quotations from the paper.
 
     Examples
     --------
     >>> from scenarios import Scenarios
     >>> print(round(Scenarios.Rsc1Job16kGpus.mtbf, 1))
     1.8 h
-    >>> print(round(Scenarios.Rsc1Job131kGpus.mtbf, 2))
-    0.23 h
+    >>> print(round(Scenarios.Rsc1Job131kGpus.mtbf, 3))
+    0.225 h
     """
 
     rules: ClassVar[Rules] = input_rules(node_failure_rate=RATE)
@@ -161,3 +170,95 @@ class CheckpointIntervalScenario:
     def overhead(self) -> float:
         """First-order fraction of time lost to checkpoints and rework at Young's interval."""
         return calc_checkpoint_overhead(self.checkpoint_time, self.young_interval, self.system_mtbf)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckpointWriteScenario:
+    """Time to write one training checkpoint, and its share of the time between checkpoints.
+
+    A checkpoint holds bytes_per_param of model state for every parameter:
+    the weights and everything the optimizer keeps. Writing it at
+    write_bandwidth takes write_time, the checkpoint time that
+    CheckpointIntervalScenario takes as an input. If training stops while it
+    is written, every steps_per_checkpoint steps of step_time each pay for
+    one write, which sets the share of wall-clock time lost to writing.
+
+    Notes
+    -----
+    Equation: checkpoint_bytes = parameters × bytes_per_param; write_time =
+        checkpoint_bytes / write_bandwidth; write_share = write_time /
+        (steps_per_checkpoint × step_time + write_time).
+    Assumptions: The whole state is written once, at a sustained
+        write_bandwidth, while training waits.
+    Excludes: Asynchronous or incremental checkpointing, compression, and
+        the time to read a checkpoint back after a failure.
+
+    References
+    ----------
+    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+      Parameter Models", SC 2020, section 3.1 (mixed-precision Adam keeps
+      16 bytes of model state per parameter).
+    - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+      Clusters Using Megatron-LM", SC 2021, section 5.1 (GPT-3 175B with
+      batch size 1536 on 1024 A100 GPUs at 140 TFLOP/s each, 8 operations
+      per parameter per token with recomputation), from which the step time
+      of the registry entry is computed.
+    - The write bandwidth and the checkpoint frequency of the entry are
+      illustrative: a worked example, not figures from either source.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> gpt3 = Scenarios.Gpt3CheckpointWrite
+    >>> print(gpt3.checkpoint_bytes)
+    2.8 TB
+    >>> print(round(gpt3.write_time, 1))
+    2.3 min
+    >>> print(round(gpt3.step_time, 1))
+    30.7 s
+    >>> print(f"{gpt3.write_share:.1%}")
+    4.4%
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_param=BYTES, write_bandwidth=DATA_RATE, step_time=DURATION
+    )
+
+    parameters: float
+    """Number of parameters."""
+    bytes_per_param: Quantity
+    """Bytes of model state per parameter: weights, gradients and optimizer state."""
+    write_bandwidth: Quantity
+    """Sustained bandwidth of the checkpoint storage."""
+    step_time: Optional[Quantity] = None
+    """Wall-clock time of one training step; needed only for the time budget."""
+    steps_per_checkpoint: Optional[int] = None
+    """Training steps between checkpoints; needed only for the time budget."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def checkpoint_bytes(self) -> Quantity:
+        """Size of one checkpoint in TB."""
+        return (self.parameters * self.bytes_per_param).to('TB')
+
+    @property
+    def write_time(self) -> Quantity:
+        """Time in minutes to write one checkpoint at write_bandwidth."""
+        return (self.checkpoint_bytes / self.write_bandwidth).to('minute')
+
+    @property
+    def steps_per_write(self) -> float:
+        """Training steps one checkpoint write costs (dimensionless)."""
+        return (self.write_time / self.step_time).to('').magnitude
+
+    @property
+    def training_time_between(self) -> Quantity:
+        """Training time in minutes between two checkpoints."""
+        return (self.steps_per_checkpoint * self.step_time).to('minute')
+
+    @property
+    def write_share(self) -> float:
+        """Share of wall-clock time spent writing checkpoints (dimensionless)."""
+        return (self.write_time / (self.training_time_between + self.write_time)).to('').magnitude

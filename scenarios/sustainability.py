@@ -9,7 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from scenarios.physics import calc_model_flops_per_token, calc_training_energy
+from scenarios.physics import (
+    calc_amortized_embodied_emissions,
+    calc_model_flops_per_token,
+    calc_training_energy,
+    calc_transformer_flops_factor,
+)
 from scenarios.units import Quantity, ureg
 from scenarios.validation import (
     CARBON_INTENSITY,
@@ -20,10 +25,14 @@ from scenarios.validation import (
     POWER,
     RATE,
     RATIO_AT_LEAST_ONE,
+    Rule,
     Rules,
     check_inputs,
     input_rules,
 )
+
+EMISSIONS = Rule("an amount of emissions in CO2e", "[emissions]")
+"""Rule for an amount of CO2-equivalent emissions, such as the embodied emissions of a device."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -299,3 +308,201 @@ class OperationalCarbonScenario:
     def emissions(self) -> Quantity:
         """Operational emissions in tonnes of CO2-equivalent."""
         return (self.energy * self.carbon_intensity).to('tCO2e')
+
+
+@dataclass(frozen=True, kw_only=True)
+class HardwareFlopsUtilizationScenario:
+    """Hardware FLOPs utilization next to model FLOPs utilization, with activation recomputation.
+
+    Model FLOPs utilization (MFU) credits a run only with the operations the
+    model needs; hardware FLOPs utilization (HFU) also counts the operations
+    recomputation repeats, which the hardware does perform. For the same
+    iteration time, HFU is MFU times the ratio of hardware to model FLOPs.
+    Selective recomputation repeats only the attention core, so the two stay
+    close; full recomputation repeats each layer's forward pass, adding about
+    a third.
+
+    Notes
+    -----
+    Equation: model FLOPs = 72Bslh²(1 + s/6h + V/12hl); with selective
+        recomputation 72Bslh²(1 + s/3h + V/12hl); with full recomputation
+        96Bslh²(1 + s/6h + V/16hl); hfu = mfu × hardware FLOPs / model FLOPs.
+    Assumptions: Only matrix multiplications are counted; the logit layer is
+        not recomputed; MFU and HFU share the measured iteration time.
+    Excludes: Softmax, normalisation and elementwise operations, the
+        optimizer step, and communication.
+
+    References
+    ----------
+    - scenarios.physics.calc_transformer_flops_factor
+    - Korthikanti et al., "Reducing Activation Recomputation in Large
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), definitions of model
+      and hardware FLOPs utilization and of selective recomputation.
+    - NVIDIA, Megatron-LM repository, README.md, table of model and hardware
+      FLOPs utilization on A100 80GB with data-parallel size one (175B: MFU
+      51.4%, HFU 52.8%; 1T: MFU 56.3%, HFU 57.0%).
+    - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+      Clusters Using Megatron-LM", SC 2021, Table 1 (175B: 96 layers, hidden
+      size 12288; 1T: 128 layers, hidden size 25600) and section 5.1
+      (vocabulary of 51,200; 96Bslh²(1 + s/6h + V/16lh) with full
+      recomputation).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> gpt175 = Scenarios.Megatron175BUtilization
+    >>> print(f"{gpt175.hfu_selective:.1%}")
+    52.8%
+    >>> trillion = Scenarios.Megatron1TUtilization
+    >>> print(f"{trillion.hfu_selective:.1%}")
+    57.0%
+    >>> print(f"{trillion.hfu_full:.1%}")
+    75.0%
+    """
+
+    rules: ClassVar[Rules] = input_rules(model_flops_utilization=FRACTION)
+
+    model_flops_utilization: float
+    """Measured MFU: model FLOPs per second over the peak rate."""
+    sequence_length: int
+    """Tokens per sequence, s."""
+    hidden_size: int
+    """Hidden dimension, h."""
+    layers: int
+    """Transformer layers, l."""
+    vocab_size: int
+    """Vocabulary size, V."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def model_flops_factor(self) -> float:
+        """Model FLOPs per iteration over 72Bslh², 1 + s/6h + V/12hl (dimensionless)."""
+        return calc_transformer_flops_factor(
+            self.sequence_length, self.hidden_size, self.layers, self.vocab_size, 'none'
+        )
+
+    @property
+    def selective_flops_factor(self) -> float:
+        """Hardware FLOPs over 72Bslh² with selective recomputation (dimensionless)."""
+        return calc_transformer_flops_factor(
+            self.sequence_length, self.hidden_size, self.layers, self.vocab_size, 'selective'
+        )
+
+    @property
+    def full_flops_factor(self) -> float:
+        """Hardware FLOPs over 72Bslh² with full recomputation (dimensionless)."""
+        return calc_transformer_flops_factor(
+            self.sequence_length, self.hidden_size, self.layers, self.vocab_size, 'full'
+        )
+
+    @property
+    def hfu_selective(self) -> float:
+        """Hardware FLOPs utilization with selective recomputation."""
+        return self.model_flops_utilization * self.selective_flops_factor / self.model_flops_factor
+
+    @property
+    def hfu_full(self) -> float:
+        """Hardware FLOPs utilization the same iteration time would mean with full recomputation."""
+        return self.model_flops_utilization * self.full_flops_factor / self.model_flops_factor
+
+
+@dataclass(frozen=True, kw_only=True)
+class EmbodiedCarbonScenario:
+    """Embodied emissions of the hardware a training run uses, next to its operational emissions.
+
+    Making servers and accelerators emits CO2-equivalent before any training
+    starts. Spread over the hours of use in a device's life, a run that
+    occupies accelerator_hours is charged its share of that. Its operational
+    emissions are the energy its accelerators draw times the carbon
+    intensity of the grid. On a low-carbon grid the embodied share becomes a
+    large part of the total.
+
+    Notes
+    -----
+    Equation: dynamic_energy = accelerator_hours × power_per_accelerator;
+        operational_emissions = dynamic_energy × carbon_intensity;
+        embodied_emissions = embodied_per_accelerator × accelerator_hours /
+        (lifetime × utilization).
+    Assumptions: Embodied emissions are amortised linearly over the hours of
+        use; the average power is steady.
+    Excludes: Idle power of the cluster and datacenter overhead (PUE),
+        networking and storage equipment, and end-of-life treatment.
+
+    References
+    ----------
+    - scenarios.physics.calc_amortized_embodied_emissions
+    - Luccioni, Viguier and Ligozat, "Estimating the Carbon Footprint of BLOOM,
+      a 176B Parameter Language Model", JMLR 24(253), 2023: abstract (24.7
+      tonnes CO2eq from dynamic power consumption, 50.5 tonnes in all);
+      dynamic consumption of 1,082,990 GPU hours at 400 W, 433,196 kWh, on
+      the French grid at 57 gCO2eq/kWh; embodied emissions of 11.2 tonnes,
+      from about 150 kg CO2eq per GPU and 2,500 kg per 8-GPU server,
+      amortised over a 6-year life at 85% use.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> bloom = Scenarios.BloomTrainingCarbon
+    >>> print(round(bloom.dynamic_energy))
+    433 MWh
+    >>> print(round(bloom.operational_emissions, 1))
+    24.7 tCO2e
+    >>> print(round(bloom.embodied_emissions, 1))
+    11.2 tCO2e
+    >>> print(f"{bloom.embodied_share:.0%}")
+    31%
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        accelerator_hours=DURATION,
+        power_per_accelerator=POWER,
+        carbon_intensity=CARBON_INTENSITY,
+        embodied_per_accelerator=EMISSIONS,
+        lifetime=DURATION,
+        utilization=FRACTION,
+    )
+
+    accelerator_hours: Quantity
+    """Accelerator-hours the run uses, e.g. GPU-hours."""
+    power_per_accelerator: Quantity
+    """Average power of one accelerator while the run uses it."""
+    carbon_intensity: Quantity
+    """CO2-equivalent emitted per unit of the electricity drawn."""
+    embodied_per_accelerator: Quantity
+    """Manufacturing emissions of one accelerator with its share of the server."""
+    lifetime: Quantity
+    """Service life of the hardware."""
+    utilization: float
+    """Fraction of its life the hardware is in use."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def dynamic_energy(self) -> Quantity:
+        """Energy the accelerators draw for the run, in MWh."""
+        return (self.accelerator_hours * self.power_per_accelerator).to('MWh')
+
+    @property
+    def operational_emissions(self) -> Quantity:
+        """Emissions of generating that energy, in tCO2e."""
+        return (self.dynamic_energy * self.carbon_intensity).to('tCO2e')
+
+    @property
+    def embodied_emissions(self) -> Quantity:
+        """Manufacturing emissions in tCO2e the run is charged, amortised over the hours of use."""
+        return calc_amortized_embodied_emissions(
+            self.embodied_per_accelerator, self.accelerator_hours, self.lifetime, self.utilization
+        ).to('tCO2e')
+
+    @property
+    def total_emissions(self) -> Quantity:
+        """Embodied plus operational emissions, in tCO2e."""
+        return (self.embodied_emissions + self.operational_emissions).to('tCO2e')
+
+    @property
+    def embodied_share(self) -> float:
+        """Embodied emissions as a share of the total (dimensionless)."""
+        return (self.embodied_emissions / self.total_emissions).to('').magnitude

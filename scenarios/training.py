@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Optional
 
 from scenarios.physics import (
+    calc_amdahl_speedup,
     calc_bytes_per_parameter,
     calc_compute_optimal_parameters,
     calc_compute_time,
+    calc_pipeline_bubble_fraction,
+    calc_ring_allreduce_alpha_beta_time,
     calc_ring_allreduce_time,
     calc_ring_allreduce_traffic,
     calc_selective_recomputation_saving,
@@ -30,8 +33,10 @@ from scenarios.validation import (
     COMPUTE_RATE,
     COUNT_OR_ZERO,
     DATA_RATE,
+    DURATION,
     FRACTION,
     NUMBER_OR_ZERO,
+    RATIO_AT_LEAST_ONE,
     Rules,
     check_inputs,
     input_rules,
@@ -51,21 +56,30 @@ class UpdateWorkingSetScenario:
     -----
     Equation: working set = weights + gradients + optimizer_state + activations;
         step traffic comes from calc_update_step_traffic.
-    Assumptions: Gradients are stored at the weight width; every optimizer
-        moment is an array the size of the weights; activation factors are
-        stated inputs, not measured.
-    Excludes: Higher-precision master weights, allocator reserve and
-        fragmentation, and framework workspace.
+    Assumptions: Gradients are stored at the weight width; everything the
+        optimizer keeps is counted in weight-sized arrays (Adam's two moments
+        at the weight width are 2; mixed-precision Adam's FP32 master copy and
+        two FP32 moments next to 16-bit weights are 12 bytes, 6 arrays of 2
+        bytes); activation factors are stated inputs.
+    Excludes: Allocator reserve and fragmentation, framework workspace, and
+        activation recomputation.
 
     References
     ----------
     - scenarios.physics.calc_update_step_traffic
     - Kingma and Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015,
       Algorithm 1 (two moment estimates per parameter).
-    - Apple, "iPhone 15 Pro technical specifications" (A17 Pro, LPDDR5 at
-      51.2 GB/s).
+    - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019 (data
+      rates up to 6,400 MT/s per pin); on a 64-bit bus that is 6,400 MT/s × 8
+      bytes = 51.2 GB/s, the derivation the phone entry's bandwidth follows.
+    - Korthikanti et al., "Reducing Activation Recomputation in Large
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4.1 and
+      Table 2 (34sbh + 5as²b bytes per layer with 16-bit activations and
+      one-byte dropout masks), from which the phone entry's activation factors
+      are derived for FP32 activations.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, section 3.1 (3 GB of FP16 weights for the
+      Parameter Models", SC 2020, section 3.1 (3 GB of FP16 weights and at
+      least 24 GB of model states at 16 bytes per parameter for the
       1.5B-parameter GPT-2) and section 3.2 (about 60 GB of activations at
       sequence length 1K and batch size 32).
 
@@ -78,12 +92,32 @@ class UpdateWorkingSetScenario:
     >>> print(scenario.step_floor)
     15.625 ms
 
+    The phone's bandwidth is LPDDR5-6400 on a 64-bit bus:
+
+    >>> from scenarios import ureg
+    >>> print((6400e6 / ureg.s * 8 * ureg.byte).to('GB/s'))
+    51.2 GB/s
+
+    The activation factors 5 and 8 are what a 4-layer transformer of hidden
+    size 448 in 7 heads of 64 (12 × 4 × 448² = 9.6M parameters, nearly all of
+    the 10M) saves in FP32 for 128-token sequences in batches of 10 and 16:
+    Korthikanti's per-layer count with every 2-byte tensor at 4 bytes and the
+    one-byte masks kept is sbh(66 + 9as/h), and over 4 bytes × 12Lh² of
+    weights the layer count cancels:
+
+    >>> s, h, a = 128, 448, 7
+    >>> [s * b * (66 + 9 * a * s / h) / (48 * h) for b in (10, 16)]
+    [5.0, 8.0]
+
     The FP16 weights of the 1.5B-parameter GPT-2 take the 3 GB the ZeRO paper
-    quotes:
+    quotes, and its model states the 24 GB, at 2 + 2 + 12 bytes per
+    parameter:
 
     >>> gpt2 = Scenarios.Gpt2XlFp16UpdateWorkingSet
     >>> print(gpt2.weights.to('GB'))
     3.0 GB
+    >>> print(gpt2.persistent.to('GB'))
+    24.0 GB
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -99,7 +133,7 @@ class UpdateWorkingSetScenario:
     bytes_per_param: Quantity
     """Storage width of one parameter, e.g. 4 bytes for FP32."""
     optimizer_moments: int
-    """Weight-sized arrays the optimizer keeps per parameter (2 for Adam)."""
+    """Weight-sized arrays the optimizer keeps per parameter (2 for Adam at the weight width)."""
     activation_factor: float
     """Saved activation bytes as a multiple of the weight bytes."""
     activation_factor_high: float
@@ -582,12 +616,15 @@ class TrainingComputeScenario:
 
 @dataclass(frozen=True, kw_only=True)
 class ComputeOptimalScenario:
-    """Compute-optimal model size and token count for a training budget.
+    """Model size and token count that spend a training budget at a fixed tokens per parameter.
 
     Hoffmann et al. found that for a fixed compute budget the loss is lowest
-    when parameters and training tokens grow together, at roughly 20 tokens
-    per parameter. Holding tokens_per_parameter fixed, the budget
-    C = k × N × D fixes both the parameter count and the token count.
+    when parameters and training tokens grow together. This class uses the
+    rule of thumb drawn from that result, a flat tokens_per_parameter (about
+    20): the budget C = k × N × D then fixes both the parameter count and the
+    token count. The paper's own compute-optimal table is computed from
+    fitted power laws instead, and its ratio drifts from row to row; this
+    class does not reproduce that table.
 
     Notes
     -----
@@ -602,12 +639,15 @@ class ComputeOptimalScenario:
     ----------
     - scenarios.physics.calc_compute_optimal_parameters
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
-      NeurIPS 2022, Table 3 (one Gopher budget is 5.76e+23 FLOPs; about
-      20 tokens per parameter on the frontier) and section 4 (Chinchilla:
-      70B parameters, 1.4 trillion tokens, the same compute as Gopher).
+      NeurIPS 2022, Table 3 (used only for the size of one Gopher budget,
+      5.76e+23 FLOPs) and section 4.1 (Chinchilla, trained on the same
+      compute as Gopher: 70B parameters and 1.4 trillion tokens, 20 tokens
+      per parameter).
 
     Examples
     --------
+    The rule of thumb on Gopher's budget lands on Chinchilla's size:
+
     >>> from scenarios import Scenarios
     >>> chinchilla = Scenarios.ChinchillaOnGopherBudget
     >>> print(f"{chinchilla.optimal_parameters:.1g}")
@@ -716,3 +756,344 @@ class RingAllReduceScenario:
             self.devices,
             self.link_bandwidth,
         ).to('s')
+
+
+@dataclass(frozen=True, kw_only=True)
+class AlphaBetaAllReduceScenario:
+    """Ring all-reduce time with a latency term and a bandwidth term (the α–β model).
+
+    A ring all-reduce of message_bytes over devices takes 2(n - 1) steps. Each
+    step pays a start-up latency α, and moves one n-th of the message at
+    link_bandwidth. For large messages the bandwidth term dominates and the
+    time approaches that of RingAllReduceScenario; for small ones the
+    2(n - 1)α of latency does, whatever the bandwidth. The two are equal at
+    crossover_bytes. The bus bandwidth rescales the achieved rate so that it
+    tends to link_bandwidth, as collective benchmarks report it.
+
+    Notes
+    -----
+    Equation: time = 2(n - 1) × latency + 2(n - 1)/n × message_bytes /
+        link_bandwidth; crossover_bytes = n × latency × link_bandwidth;
+        bus_bandwidth = message_bytes / time × 2(n - 1)/n.
+    Assumptions: Every link runs at full bandwidth at once; the same latency
+        for every step.
+    Excludes: Reduction arithmetic, contention, tree and hierarchical
+        algorithms, and overlap with computation.
+
+    References
+    ----------
+    - scenarios.physics.calc_ring_allreduce_alpha_beta_time
+    - Thakur, Rabenseifner and Gropp, "Optimization of Collective
+      Communication Operations in MPICH", International Journal of High
+      Performance Computing Applications 19(1), 2005 (the α + nβ cost of a
+      message and the ring algorithms).
+    - NVIDIA, nccl-tests, doc/PERFORMANCE.md, section on bus bandwidth
+      (all-reduce: busBw = algBw × 2(n - 1)/n).
+    - The registry entries are worked examples of these formulas: the
+      latency of 5 µs and the link bandwidth are illustrative, not figures
+      from either source.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> big = Scenarios.Zero7p5BGradientAllReduceAlphaBeta
+    >>> print(round(big.latency_term, 2))
+    0.63 ms
+    >>> print(round(big.time.to('s'), 3))
+    2.363 s
+    >>> print(round(big.crossover_bytes, 1))
+    4.0 MB
+    >>> small = Scenarios.OneMegabyteAllReduceOn64Devices
+    >>> print(f"{small.latency_share:.0%}")
+    80%
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        message_bytes=BYTES, latency=DURATION, link_bandwidth=DATA_RATE
+    )
+
+    message_bytes: Quantity
+    """Size of the buffer being reduced."""
+    devices: int
+    """Devices in the ring, n."""
+    latency: Quantity
+    """Start-up cost of one step of the ring, α."""
+    link_bandwidth: Quantity
+    """Bandwidth each device sends at, in one direction, 1/β."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def latency_term(self) -> Quantity:
+        """Time in ms spent on start-up latency: 2(n - 1) × latency."""
+        return (2 * (self.devices - 1) * self.latency).to('ms')
+
+    @property
+    def bandwidth_term(self) -> Quantity:
+        """Time in ms spent moving bytes, from calc_ring_allreduce_time."""
+        return calc_ring_allreduce_time(self.message_bytes, self.devices, self.link_bandwidth).to(
+            'ms'
+        )
+
+    @property
+    def time(self) -> Quantity:
+        """Time of the all-reduce in ms, from calc_ring_allreduce_alpha_beta_time."""
+        return calc_ring_allreduce_alpha_beta_time(
+            self.message_bytes, self.devices, self.latency, self.link_bandwidth
+        ).to('ms')
+
+    @property
+    def latency_share(self) -> float:
+        """Fraction of the time that is latency (dimensionless)."""
+        return (self.latency_term / self.time).to('').magnitude
+
+    @property
+    def crossover_bytes(self) -> Quantity:
+        """Message size in MB at which the latency and bandwidth terms are equal."""
+        return (self.devices * self.latency * self.link_bandwidth).to('MB')
+
+    @property
+    def algorithm_bandwidth(self) -> Quantity:
+        """Message size over time, in GB/s."""
+        return (self.message_bytes / self.time).to('GB/s')
+
+    @property
+    def bus_bandwidth(self) -> Quantity:
+        """Algorithm bandwidth × 2(n - 1)/n in GB/s, comparable with link_bandwidth."""
+        return (self.algorithm_bandwidth * 2 * (self.devices - 1) / self.devices).to('GB/s')
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZeroCommunicationScenario:
+    """Data each device moves per training step under ZeRO's stages, against plain data parallelism.
+
+    Plain data parallelism all-reduces the gradients, a reduce-scatter and an
+    all-gather, moving 2Ψ elements per device. Partitioning the optimizer
+    state, and then the gradients too, costs nothing more: the gradients are
+    reduce-scattered and the updated parameters all-gathered, again 2Ψ.
+    Partitioning the parameters as well means gathering them once for the
+    forward pass and once more for the backward pass, next to the gradients'
+    reduce-scatter: 3Ψ, 1.5 times plain data parallelism.
+
+    Notes
+    -----
+    Equation: data_parallel_volume = optimizer_partitioned_volume =
+        gradients_partitioned_volume = 2 × parameters × bytes_per_element;
+        fully_partitioned_volume = 3 × parameters × bytes_per_element.
+    Assumptions: The large-device limit of ring collectives, in which each
+        reduce-scatter or all-gather moves Ψ elements per device; gradients
+        and gathered parameters have the same width.
+    Excludes: The (n - 1)/n factor of a finite ring, activation and pipeline
+        traffic, and overlap with computation.
+
+    References
+    ----------
+    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+      Parameter Models", SC 2020, section 7.1 (data parallelism: 2Ψ per
+      device) and section 7.2 (P_os and P_os+g: 2Ψ, no more than data
+      parallelism; P_os+g+p: 3Ψ, 1.5 times data parallelism).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> zero = Scenarios.Zero7p5BCommunication
+    >>> print(round(zero.data_parallel_volume, 1))
+    30.0 GB
+    >>> print(round(zero.gradients_partitioned_volume, 1))
+    30.0 GB
+    >>> print(round(zero.fully_partitioned_volume, 1))
+    45.0 GB
+    >>> round(zero.stage3_ratio, 6)
+    1.5
+    """
+
+    rules: ClassVar[Rules] = input_rules(bytes_per_element=BYTES)
+
+    parameters: float
+    """Number of parameters, Ψ."""
+    bytes_per_element: Quantity
+    """Bytes of one communicated gradient or parameter, e.g. 2 bytes in FP16."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def data_parallel_volume(self) -> Quantity:
+        """Data in GB each device moves per step with plain data parallelism, 2Ψ."""
+        return (2 * self.parameters * self.bytes_per_element).to('GB')
+
+    @property
+    def optimizer_partitioned_volume(self) -> Quantity:
+        """Data in GB each device moves per step with optimizer state partitioned (stage 1)."""
+        return (2 * self.parameters * self.bytes_per_element).to('GB')
+
+    @property
+    def gradients_partitioned_volume(self) -> Quantity:
+        """Data in GB per device per step with gradients partitioned as well (stage 2)."""
+        return (2 * self.parameters * self.bytes_per_element).to('GB')
+
+    @property
+    def fully_partitioned_volume(self) -> Quantity:
+        """Data in GB per device per step with parameters partitioned as well (stage 3), 3Ψ."""
+        return (3 * self.parameters * self.bytes_per_element).to('GB')
+
+    @property
+    def stage3_ratio(self) -> float:
+        """Stage-3 volume as a multiple of plain data parallelism's (dimensionless)."""
+        return (self.fully_partitioned_volume / self.data_parallel_volume).to('').magnitude
+
+
+@dataclass(frozen=True, kw_only=True)
+class PipelineBubbleScenario:
+    """Idle time of pipeline parallelism: the bubble of filling and draining the pipeline.
+
+    A batch split into micro_batches flows through stages devices in turn.
+    Until the pipeline fills, later stages wait; once the last micro-batch has
+    entered, earlier stages wait for it to drain. Each device is idle for
+    stages - 1 of the micro_batches + stages - 1 slots of a step. Narayanan et
+    al. state the same bubble relative to the ideal compute time, (p - 1)/m,
+    and show that giving each device model_chunks interleaved chunks of
+    layers divides it by that number.
+
+    Notes
+    -----
+    Equation: bubble_fraction = (p - 1)/(m + p - 1); bubble_overhead =
+        (p - 1)/m; interleaved_bubble_overhead = (p - 1)/(v × m).
+    Assumptions: All stages take equal time per micro-batch; the pipeline is
+        flushed at every batch.
+    Excludes: Point-to-point communication between stages (which
+        interleaving multiplies), recomputation and the optimizer step.
+
+    References
+    ----------
+    - scenarios.physics.calc_pipeline_bubble_fraction
+    - Huang et al., "GPipe: Efficient Training of Giant Neural Networks using
+      Pipeline Parallelism", NeurIPS 2019, section 2.3 (bubble overhead
+      O((K - 1)/(M + K - 1)) with K partitions and M micro-batches, found
+      negligible in their experiments when M ≥ 4K).
+    - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+      Clusters Using Megatron-LM", SC 2021, section 2.2.1 (bubble time
+      fraction (p - 1)/m) and section 2.2.2 (interleaved schedule:
+      (1/v)(p - 1)/m).
+    - The registry entry is a worked example of these formulas at GPipe's
+      M = 4K (K = 4, M = 16); neither paper prints a bubble for it.
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> pipe = Scenarios.GpipeFourStagesSixteenMicroBatches
+    >>> print(f"{pipe.bubble_fraction:.1%}")
+    15.8%
+    >>> print(f"{pipe.bubble_overhead:.2%}")
+    18.75%
+    >>> print(f"{pipe.interleaved_bubble_overhead:.3%}")
+    9.375%
+    """
+
+    rules: ClassVar[Rules] = input_rules()
+
+    stages: int
+    """Pipeline stages, p (K in GPipe)."""
+    micro_batches: int
+    """Micro-batches per batch, m (M in GPipe)."""
+    model_chunks: int = 1
+    """Interleaved chunks of layers per device, v (1 without interleaving)."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def bubble_fraction(self) -> float:
+        """Share of the step each device is idle, from calc_pipeline_bubble_fraction."""
+        return calc_pipeline_bubble_fraction(self.stages, self.micro_batches)
+
+    @property
+    def bubble_overhead(self) -> float:
+        """Bubble time over the ideal compute time, (p - 1)/m (dimensionless)."""
+        return (self.stages - 1) / self.micro_batches
+
+    @property
+    def interleaved_bubble_overhead(self) -> float:
+        """Bubble overhead with model_chunks interleaved chunks per device (dimensionless)."""
+        return self.bubble_overhead / self.model_chunks
+
+    @property
+    def pipeline_efficiency(self) -> float:
+        """Share of the step each device computes, 1 - bubble_fraction (dimensionless)."""
+        return 1 - self.bubble_fraction
+
+
+@dataclass(frozen=True, kw_only=True)
+class AmdahlScenario:
+    """Amdahl's law: overall speedup when part of a job is accelerated; strong-scaling efficiency.
+
+    Only accelerated_fraction of the original time benefits from the
+    acceleration; the rest takes as long as before and soon dominates. Run on
+    acceleration workers with a perfectly parallel part, this is strong
+    scaling: a fixed problem on more workers, whose efficiency is the
+    speedup per worker. No number of workers beats speedup_limit.
+
+    Notes
+    -----
+    Equation: speedup = 1 / ((1 - f) + f/s); efficiency = speedup / s;
+        speedup_limit = 1 / (1 - f).
+    Assumptions: The unaccelerated part is unchanged; the accelerated part
+        speeds up by exactly s.
+    Excludes: Communication and synchronisation that grow with the number of
+        workers, and problems that grow with the machine (Gustafson's law).
+
+    References
+    ----------
+    - scenarios.physics.calc_amdahl_speedup
+    - Amdahl, "Validity of the single processor approach to achieving large
+      scale computing capabilities", AFIPS Spring Joint Computer Conference,
+      1967.
+    - Hennessy and Patterson, "Computer Architecture: A Quantitative
+      Approach", 5th edition, Morgan Kaufmann, 2011, section 1.9 (worked
+      example: a processor 10 times faster on computation that was 40% of the
+      time gives an overall speedup of 1/0.64 ≈ 1.56) and section 5.1 (worked
+      example: a speedup of 80 on 100 processors needs a parallel fraction of
+      0.9975, only 0.25% sequential).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> web = Scenarios.HennessyPattersonWebServer
+    >>> print(round(web.speedup, 2))
+    1.56
+    >>> strong = Scenarios.HennessyPatterson80On100Processors
+    >>> print(round(strong.speedup))
+    80
+    >>> print(f"{strong.efficiency:.0%}")
+    80%
+    >>> print(round(strong.speedup_limit))
+    400
+    """
+
+    rules: ClassVar[Rules] = input_rules(
+        accelerated_fraction=FRACTION, acceleration=RATIO_AT_LEAST_ONE
+    )
+
+    accelerated_fraction: float
+    """Fraction of the original time spent in the part that is accelerated, f."""
+    acceleration: float
+    """How many times faster that part runs, s: the worker count, for strong scaling."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def speedup(self) -> float:
+        """Original time over new time, from calc_amdahl_speedup (dimensionless)."""
+        return calc_amdahl_speedup(self.accelerated_fraction, self.acceleration)
+
+    @property
+    def efficiency(self) -> float:
+        """Speedup per unit of acceleration, the strong-scaling efficiency (dimensionless)."""
+        return self.speedup / self.acceleration
+
+    @property
+    def speedup_limit(self) -> float:
+        """Speedup with an infinite acceleration, 1 / (1 - f) (dimensionless)."""
+        return 1 / (1 - self.accelerated_fraction)

@@ -182,7 +182,7 @@ def wrong_values(scenario: object) -> list[tuple[str, object, type[Exception]]]:
         hint = hints[field.name]
         if Quantity in typing.get_args(hint) or hint is Quantity:
             cases.append((field.name, 3 * ureg.meter, TypeError))
-        elif hint is int:
+        elif hint is int or int in typing.get_args(hint):  # int or Optional[int]
             cases.append((field.name, -1, ValueError))
         else:
             cases.append((field.name, -1.0, ValueError))

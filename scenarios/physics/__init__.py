@@ -6,15 +6,19 @@ instead of repeating the rule. Every helper is importable from this package.
 """
 
 from scenarios.physics.compute import (
+    calc_amdahl_speedup,
     calc_compute_optimal_parameters,
     calc_compute_time,
     calc_decode_step_time,
+    calc_matmul_intensity,
     calc_model_flops_per_token,
+    calc_pipeline_bubble_fraction,
     calc_roofline_attainable,
     calc_training_flops,
+    calc_transformer_flops_factor,
     calc_weight_matmul_intensity,
 )
-from scenarios.physics.energy import calc_training_energy
+from scenarios.physics.energy import calc_amortized_embodied_emissions, calc_training_energy
 from scenarios.physics.memory import (
     calc_bytes_per_parameter,
     calc_kv_cache_bytes_per_token,
@@ -23,7 +27,11 @@ from scenarios.physics.memory import (
     calc_update_step_traffic,
     calc_zero_bytes_per_device,
 )
-from scenarios.physics.network import calc_ring_allreduce_time, calc_ring_allreduce_traffic
+from scenarios.physics.network import (
+    calc_ring_allreduce_alpha_beta_time,
+    calc_ring_allreduce_time,
+    calc_ring_allreduce_traffic,
+)
 from scenarios.physics.reliability import (
     calc_checkpoint_overhead,
     calc_daly_interval,
@@ -32,6 +40,8 @@ from scenarios.physics.reliability import (
 )
 
 __all__ = [
+    "calc_amdahl_speedup",
+    "calc_amortized_embodied_emissions",
     "calc_bytes_per_parameter",
     "calc_checkpoint_overhead",
     "calc_compute_optimal_parameters",
@@ -40,7 +50,10 @@ __all__ = [
     "calc_decode_step_time",
     "calc_fleet_failure_rate",
     "calc_kv_cache_bytes_per_token",
+    "calc_matmul_intensity",
     "calc_model_flops_per_token",
+    "calc_pipeline_bubble_fraction",
+    "calc_ring_allreduce_alpha_beta_time",
     "calc_ring_allreduce_time",
     "calc_ring_allreduce_traffic",
     "calc_roofline_attainable",
@@ -48,6 +61,7 @@ __all__ = [
     "calc_training_energy",
     "calc_training_flops",
     "calc_transformer_activation_bytes",
+    "calc_transformer_flops_factor",
     "calc_update_step_traffic",
     "calc_weight_matmul_intensity",
     "calc_young_interval",

@@ -118,15 +118,17 @@ def calc_compute_optimal_parameters(
     Notes
     -----
     Equation: N = √(C / (k × r)).
-    Assumptions: The ratio r is held fixed; about 20 matches the
-        compute-optimal frontier of Hoffmann et al.
-    Excludes: How the best ratio drifts with scale, and the data actually
-        available.
+    Assumptions: The ratio r is held fixed; about 20 is the rule of thumb
+        drawn from Hoffmann et al.
+    Excludes: How the best ratio drifts with scale (the paper's Table 3,
+        computed from fitted power laws, has a different ratio in each row),
+        and the data actually available.
 
     References
     ----------
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
-      NeurIPS 2022, Table 3 (compute-optimal tokens ≈ 20 × parameters).
+      NeurIPS 2022, section 4.1 (Chinchilla: 70B parameters on 1.4 trillion
+      tokens, 20 tokens per parameter, on Gopher's compute budget).
     """
     return (compute_budget / (flops_per_param_token * tokens_per_parameter)).to("").magnitude ** 0.5
 
@@ -254,19 +256,21 @@ def calc_roofline_attainable(
 
 
 def calc_decode_step_time(
-    weight_bytes: Quantity, memory_bandwidth: Quantity, step_flops: Quantity, peak_compute: Quantity
+    bytes_read: Quantity, memory_bandwidth: Quantity, step_flops: Quantity, peak_compute: Quantity
 ) -> Quantity:
     """Lower bound on the time of one decoding step for a batch.
 
-    A step must read every weight once and perform the batch's matrix
-    products; with the two fully overlapped, the slower of the two sets the
-    step time. Small batches are bound by the weight reads, large ones by the
-    arithmetic.
+    A step must read every weight once, and the key-value cache of every
+    sequence in the batch, and perform the batch's matrix products; with the
+    reads and the arithmetic fully overlapped, the slower of the two sets the
+    step time. Small batches with short contexts are bound by the weight
+    reads, long contexts by the cache reads, and large batches with short
+    contexts by the arithmetic.
 
     Parameters
     ----------
-    weight_bytes : Quantity
-        Bytes of weights read per step.
+    bytes_read : Quantity
+        Bytes read from memory per step: the weights plus the KV cache.
     memory_bandwidth : Quantity
         Memory bandwidth.
     step_flops : Quantity
@@ -281,16 +285,202 @@ def calc_decode_step_time(
 
     Notes
     -----
-    Equation: step time = max(weight_bytes / memory_bandwidth, step_flops / peak_compute).
+    Equation: step time = max(bytes_read / memory_bandwidth, step_flops / peak_compute).
     Assumptions: Reads and arithmetic overlap perfectly; both run at peak.
-    Excludes: KV-cache reads, communication between devices and kernel
-        launch overhead.
+    Excludes: Communication between devices, activations and kernel launch
+        overhead.
 
     References
     ----------
     - Chen (kipply), "Transformer Inference Arithmetic", kipp.ly blog, 2022
       (latency as the larger of the memory and the compute time).
+    - Kwon et al., "Efficient Memory Management for Large Language Model
+      Serving with PagedAttention", SOSP 2023, section 3 (the KV cache read
+      alongside the weights at every step).
     """
-    read_time = weight_bytes / memory_bandwidth
+    read_time = bytes_read / memory_bandwidth
     compute_time = step_flops / peak_compute
     return max(read_time, compute_time.to(read_time.units))
+
+
+def calc_matmul_intensity(
+    rows: int, columns: int, inner: int, bytes_per_element: Quantity
+) -> Quantity:
+    """Arithmetic intensity of a matrix product that moves each operand and the result once.
+
+    Multiplying an M × K matrix by a K × N one takes M·N·K multiply-adds, two
+    operations each. If each operand is read from memory once and the result
+    written once, the bytes moved are the three matrices' elements times the
+    element width.
+
+    Parameters
+    ----------
+    rows : int
+        Rows of the left operand and of the result, M (the batch of a linear layer).
+    columns : int
+        Columns of the right operand and of the result, N (the layer's outputs).
+    inner : int
+        The shared dimension, K (the layer's inputs).
+    bytes_per_element : Quantity
+        Bytes of one element, e.g. 2 bytes for FP16.
+
+    Returns
+    -------
+    intensity : Quantity
+        Operations per byte moved.
+
+    Notes
+    -----
+    Equation: intensity = 2MNK FLOP / ((MK + KN + MN) × bytes_per_element).
+    Assumptions: Every operand crosses the memory interface exactly once; all
+        three matrices have the same element width.
+    Excludes: Re-reads caused by tiling, bias and activation epilogues, and
+        cache effects.
+
+    References
+    ----------
+    - NVIDIA, "GPU Performance Background User's Guide", Deep Learning
+      Performance documentation, section "Understanding Performance", table of
+      operations with their arithmetic intensities (FP16 linear layer with
+      4096 outputs and 1024 inputs: 315 FLOPS/B at batch size 512, 1 FLOPS/B
+      at batch size 1).
+    """
+    flops = 2 * rows * columns * inner * ureg.FLOP
+    elements = rows * inner + inner * columns + rows * columns
+    return flops / (elements * bytes_per_element)
+
+
+def calc_amdahl_speedup(accelerated_fraction: float, acceleration: float) -> float:
+    """Overall speedup when only part of a job is made faster (Amdahl's law).
+
+    The part of the original time that is accelerated, f, shrinks by the
+    acceleration factor s; the rest, 1 - f, takes as long as before. With s
+    workers on a perfectly parallel part, this is strong scaling.
+
+    Parameters
+    ----------
+    accelerated_fraction : float
+        Fraction of the original time spent in the part that is accelerated, f.
+    acceleration : float
+        How many times faster that part runs, s (the worker count, for
+        strong scaling).
+
+    Returns
+    -------
+    speedup : float
+        Original time over new time.
+
+    Notes
+    -----
+    Equation: speedup = 1 / ((1 - f) + f / s).
+    Assumptions: The unaccelerated part does not change; the accelerated part
+        speeds up by exactly s.
+    Excludes: Communication and synchronisation costs that grow with s, and
+        any growth of the problem with the machine (Gustafson's scaled speedup).
+
+    References
+    ----------
+    - Hennessy and Patterson, "Computer Architecture: A Quantitative
+      Approach", 5th edition, Morgan Kaufmann, 2011, section 1.9 (Amdahl's
+      law, speedup_overall = 1 / ((1 - fraction_enhanced) + fraction_enhanced
+      / speedup_enhanced)).
+    """
+    return 1 / ((1 - accelerated_fraction) + accelerated_fraction / acceleration)
+
+
+def calc_pipeline_bubble_fraction(stages: int, micro_batches: int) -> float:
+    """Share of a pipeline-parallel step that the devices spend idle in the bubble.
+
+    A batch split into m micro-batches flows through p pipeline stages. The
+    first stage starts the last micro-batch after m steps and the last stage
+    finishes it p - 1 steps later, so each device is busy for m of the
+    m + p - 1 micro-batch slots of the step and idle for the other p - 1.
+
+    Parameters
+    ----------
+    stages : int
+        Pipeline stages (devices in the pipeline), p.
+    micro_batches : int
+        Micro-batches per batch, m.
+
+    Returns
+    -------
+    fraction : float
+        Idle time over the total time of the step.
+
+    Notes
+    -----
+    Equation: bubble fraction = (p - 1) / (m + p - 1).
+    Assumptions: Every stage takes the same time per micro-batch; forward and
+        backward passes are flushed at the end of each batch (synchronous
+        schedule such as GPipe's or 1F1B).
+    Excludes: Point-to-point communication between stages, recomputation, and
+        the optimizer step.
+
+    References
+    ----------
+    - Huang et al., "GPipe: Efficient Training of Giant Neural Networks using
+      Pipeline Parallelism", NeurIPS 2019, section 2.3 (bubble overhead
+      O((K - 1)/(M + K - 1)) for K partitions and M micro-batches).
+    """
+    return (stages - 1) / (micro_batches + stages - 1)
+
+
+def calc_transformer_flops_factor(
+    sequence_length: int, hidden_size: int, layers: int, vocab_size: int, recomputation: str
+) -> float:
+    """Operations of one GPT training iteration, in units of 72·B·s·l·h².
+
+    A GPT layer does 24·B·s·h² multiply-add operations in its linear layers
+    and 4·B·s²·h in the attention core in the forward pass, the logit layer
+    2·B·s·h·V, and the backward pass twice the forward. Counted forward and
+    backward this is 72·B·s·l·h²(1 + s/6h + V/12hl): the model FLOPs. Selective
+    recomputation repeats the attention core, which raises the attention term
+    to s/3h; full recomputation repeats each layer's whole forward pass, which
+    scales the layer terms by 4/3.
+
+    Parameters
+    ----------
+    sequence_length : int
+        Tokens per sequence, s.
+    hidden_size : int
+        Hidden dimension, h.
+    layers : int
+        Transformer layers, l.
+    vocab_size : int
+        Vocabulary size, V.
+    recomputation : str
+        "none" for the model FLOPs, or "selective" or "full" for the
+        hardware FLOPs under that recomputation.
+
+    Returns
+    -------
+    factor : float
+        Operations per iteration divided by 72·B·s·l·h².
+
+    Notes
+    -----
+    Equation: none: 1 + s/6h + V/12hl; selective: 1 + s/3h + V/12hl;
+        full: 4/3 × (1 + s/6h) + V/12hl.
+    Assumptions: Only matrix multiplications are counted; the logit layer is
+        not recomputed.
+    Excludes: Softmax, layer norms, elementwise operations and the optimizer.
+
+    References
+    ----------
+    - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
+      Clusters Using Megatron-LM", SC 2021, section 5.1 (96·B·s·l·h²(1 + s/6h
+      + V/16lh) operations per iteration with full recomputation).
+    - Korthikanti et al., "Reducing Activation Recomputation in Large
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), model FLOPs and
+      hardware FLOPs with selective recomputation.
+    """
+    attention = sequence_length / (6 * hidden_size)
+    logits = vocab_size / (12 * hidden_size * layers)
+    if recomputation == "none":
+        return 1 + attention + logits
+    if recomputation == "selective":
+        return 1 + 2 * attention + logits
+    if recomputation == "full":
+        return 4 / 3 * (1 + attention) + logits
+    raise ValueError(f"recomputation must be 'none', 'selective' or 'full', got {recomputation!r}")

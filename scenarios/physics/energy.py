@@ -50,3 +50,45 @@ def calc_training_energy(
       average power × PUE).
     """
     return accelerators * power_per_accelerator * duration * pue
+
+
+def calc_amortized_embodied_emissions(
+    embodied_per_unit: Quantity, unit_hours: Quantity, lifetime: Quantity, utilization: float
+) -> Quantity:
+    """Share of hardware manufacturing emissions that a job is charged for.
+
+    The emissions of making a device are spread over the hours it is in use
+    during its life, lifetime × utilization; a job that occupies devices for
+    unit_hours device-hours is charged that many hours' worth.
+
+    Parameters
+    ----------
+    embodied_per_unit : Quantity
+        Manufacturing emissions of one device (with its share of the server).
+    unit_hours : Quantity
+        Device-hours the job uses, e.g. GPU-hours.
+    lifetime : Quantity
+        Service life of the device.
+    utilization : float
+        Fraction of its life the device is in use.
+
+    Returns
+    -------
+    emissions : Quantity
+        Embodied emissions attributed to the job.
+
+    Notes
+    -----
+    Equation: embodied = embodied_per_unit × unit_hours / (lifetime × utilization).
+    Assumptions: Linear amortisation over the hours of use; every hour of use
+        carries the same share.
+    Excludes: Buildings, networking and cooling equipment, and end-of-life
+        treatment.
+
+    References
+    ----------
+    - Luccioni, Viguier and Ligozat, "Estimating the Carbon Footprint of BLOOM,
+      a 176B Parameter Language Model", JMLR 24(253), 2023 (embodied emissions
+      of servers and GPUs amortised over their use).
+    """
+    return embodied_per_unit * unit_hours / (lifetime * utilization)

@@ -84,3 +84,49 @@ def calc_ring_allreduce_time(
       of Workstations", JPDC 69(2), 2009.
     """
     return calc_ring_allreduce_traffic(message_bytes, devices) / link_bandwidth
+
+
+def calc_ring_allreduce_alpha_beta_time(
+    message_bytes: Quantity, devices: int, latency: Quantity, link_bandwidth: Quantity
+) -> Quantity:
+    """Time of a ring all-reduce with a start-up latency per step and a bandwidth term.
+
+    The ring all-reduce runs in 2(n - 1) steps, n - 1 of reduce-scatter and
+    n - 1 of all-gather. Each step pays the start-up latency α once and moves
+    one chunk of message_bytes / n, each byte costing β = 1 / link_bandwidth.
+
+    Parameters
+    ----------
+    message_bytes : Quantity
+        Size of the buffer being reduced, n_bytes.
+    devices : int
+        Devices in the ring, n.
+    latency : Quantity
+        Start-up cost of one step, α.
+    link_bandwidth : Quantity
+        Bandwidth each device sends at, 1/β.
+
+    Returns
+    -------
+    time : Quantity
+        Time of the all-reduce.
+
+    Notes
+    -----
+    Equation: time = 2(n - 1)α + 2(n - 1)/n × message_bytes / link_bandwidth.
+    Assumptions: All links run at full bandwidth at once; α is the same for
+        every step.
+    Excludes: The time of the reduction arithmetic (the γ term), contention,
+        and overlap with computation.
+
+    References
+    ----------
+    - Thakur, Rabenseifner and Gropp, "Optimization of Collective
+      Communication Operations in MPICH", International Journal of High
+      Performance Computing Applications 19(1), 2005 (the α + nβ cost model
+      of a message and the ring algorithm's step count).
+    - Patarasuk and Yuan, "Bandwidth Optimal All-reduce Algorithms for Clusters
+      of Workstations", JPDC 69(2), 2009.
+    """
+    steps = 2 * (devices - 1)
+    return steps * latency + calc_ring_allreduce_traffic(message_bytes, devices) / link_bandwidth

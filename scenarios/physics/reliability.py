@@ -39,8 +39,9 @@ def calc_fleet_failure_rate(units: float, unit_failure_rate: Quantity) -> Quanti
     References
     ----------
     - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
-      Research Clusters", HPCA 2025 (arXiv:2410.21680), mean time to failure
-      projected from a per-node failure rate.
+      Research Clusters", HPCA 2025 (arXiv:2410.21680), failure rates per
+      node-day of two clusters (the paper's own mean-time-to-failure
+      projections use a model fitted to its job data, not this one).
     """
     return units * unit_failure_rate
 

@@ -1,0 +1,259 @@
+"""The classic models of the field, checked against their sources.
+
+One test per figure. A figure printed in the source is checked at the
+source's own precision; a worked example, where the source prints only the
+formula, is checked against that formula exactly, and the test says so.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scenarios import Scenarios
+
+
+def magnitude(quantity, unit: str) -> float:
+    """The magnitude of ``quantity`` in ``unit``."""
+    return quantity.to(unit).magnitude
+
+
+# Pipeline bubble: GPipe (Huang et al. 2019) and Narayanan et al. 2021
+
+
+def test_pipeline_bubble_is_gpipes_fraction() -> None:
+    # Worked example of section 2.3's (K - 1)/(M + K - 1) at K = 4, M = 16:
+    # 3/19, exact.
+    assert Scenarios.GpipeFourStagesSixteenMicroBatches.bubble_fraction == pytest.approx(
+        3 / 19, rel=1e-12
+    )
+
+
+def test_pipeline_bubble_overhead_is_narayanans_fraction() -> None:
+    # Worked example of section 2.2.1's (p - 1)/m and 2.2.2's (1/v)(p - 1)/m:
+    # 3/16 and 3/32, exact.
+    pipe = Scenarios.GpipeFourStagesSixteenMicroBatches
+    assert pipe.bubble_overhead == pytest.approx(3 / 16, rel=1e-12)
+    assert pipe.interleaved_bubble_overhead == pytest.approx(3 / 32, rel=1e-12)
+    # The two papers' forms describe one bubble: idle over total is
+    # overhead / (1 + overhead).
+    assert pipe.bubble_fraction == pytest.approx(
+        pipe.bubble_overhead / (1 + pipe.bubble_overhead), rel=1e-12
+    )
+
+
+# Amdahl's law: Hennessy and Patterson, 5th edition
+
+
+def test_amdahl_web_server_speedup_is_1_56() -> None:
+    # Section 1.9: "1/0.64 ≈ 1.56", two decimals; 1/0.64 is exactly 1.5625.
+    web = Scenarios.HennessyPattersonWebServer
+    assert web.speedup == pytest.approx(1 / 0.64, rel=1e-12)
+    assert round(web.speedup, 2) == 1.56
+
+
+def test_amdahl_speedup_of_80_on_100_processors() -> None:
+    # Section 5.1: a parallel fraction of 0.9975 for a speedup of 80 on 100
+    # processors. The book rounds the fraction to four decimals; the speedup
+    # it gives back is 80.16, 80 at the book's precision (whole number).
+    strong = Scenarios.HennessyPatterson80On100Processors
+    assert strong.speedup == pytest.approx(80, abs=0.5)
+    assert strong.efficiency == pytest.approx(0.80, abs=0.005)
+
+
+# α–β ring all-reduce: a worked example of Thakur et al.'s cost model
+
+
+def test_alpha_beta_allreduce_terms() -> None:
+    # Exact arithmetic of 2(n - 1)α + 2(n - 1)/n × M/B for the stated inputs.
+    big = Scenarios.Zero7p5BGradientAllReduceAlphaBeta
+    assert magnitude(big.latency_term, "us") == pytest.approx(2 * 63 * 5, rel=1e-12)
+    bandwidth_seconds = 2 * 63 / 64 * 15e9 / 12.5e9
+    assert magnitude(big.bandwidth_term, "s") == pytest.approx(bandwidth_seconds, rel=1e-12)
+    assert magnitude(big.time, "s") == pytest.approx(bandwidth_seconds + 630e-6, rel=1e-12)
+    # At the crossover size the two terms are equal: n × α × B = 4 MB.
+    assert magnitude(big.crossover_bytes, "MB") == pytest.approx(4, rel=1e-12)
+
+
+def test_alpha_beta_small_messages_are_latency_bound() -> None:
+    small = Scenarios.OneMegabyteAllReduceOn64Devices
+    assert small.latency_share == pytest.approx(0.630 / (0.630 + 0.1575), rel=1e-12)
+
+
+def test_bus_bandwidth_tends_to_the_link_bandwidth() -> None:
+    # nccl-tests: busBw = algBw × 2(n - 1)/n, so that a large all-reduce on a
+    # ring reports close to the link's own bandwidth (12.5 GB/s here).
+    big = Scenarios.Zero7p5BGradientAllReduceAlphaBeta
+    assert magnitude(big.bus_bandwidth, "GB/s") == pytest.approx(12.5, rel=1e-3)
+
+
+# ZeRO communication volume (Rajbhandari et al. 2020, section 7)
+
+
+def test_zero_stages_1_and_2_move_what_data_parallelism_moves() -> None:
+    # Section 7.2: P_os and P_os+g move 2Ψ, the same as data parallelism.
+    zero = Scenarios.Zero7p5BCommunication
+    two_psi = 2 * 7.5e9 * 2  # bytes of 2Ψ FP16 elements
+    for volume in (
+        zero.data_parallel_volume,
+        zero.optimizer_partitioned_volume,
+        zero.gradients_partitioned_volume,
+    ):
+        assert magnitude(volume, "B") == pytest.approx(two_psi, rel=1e-12)
+
+
+def test_zero_stage_3_moves_1_5_times_data_parallelism() -> None:
+    # Section 7.2: P_os+g+p moves 3Ψ, "1.5x" the baseline, exact.
+    zero = Scenarios.Zero7p5BCommunication
+    assert magnitude(zero.fully_partitioned_volume, "B") == pytest.approx(3 * 7.5e9 * 2)
+    assert zero.stage3_ratio == pytest.approx(1.5, rel=1e-12)
+
+
+# Roofline of a matrix product: NVIDIA's GPU Performance Background guide
+
+
+def test_v100_ops_per_byte_ratio_is_138_9() -> None:
+    # "138.9" FLOPS/B for a V100 (125 TFLOPS, 900 GB/s), one decimal.
+    ridge = Scenarios.NvidiaLinearBatch512OnV100.ridge_point
+    assert magnitude(ridge, "FLOP/B") == pytest.approx(138.9, abs=0.05)
+
+
+def test_linear_layer_at_batch_512_is_315_flops_per_byte() -> None:
+    # "315 FLOPS/B", a whole number, "arithmetic"-limited on the V100.
+    layer = Scenarios.NvidiaLinearBatch512OnV100
+    assert magnitude(layer.intensity, "FLOP/B") == pytest.approx(315, abs=0.5)
+    assert layer.limited_by == "arithmetic"
+    assert magnitude(layer.attainable, "TFLOP/s") == pytest.approx(125, rel=1e-12)
+
+
+def test_linear_layer_at_batch_1_is_1_flop_per_byte() -> None:
+    # "1 FLOPS/B", a whole number, "memory"-limited.
+    layer = Scenarios.NvidiaLinearBatch1OnV100
+    assert magnitude(layer.intensity, "FLOP/B") == pytest.approx(1, abs=0.5)
+    assert layer.limited_by == "memory"
+    attainable = magnitude(layer.intensity, "FLOP/B") * 900e9 / 1e12
+    assert magnitude(layer.attainable, "TFLOP/s") == pytest.approx(attainable, rel=1e-12)
+
+
+# KV-cache capacity: the vLLM paper, Figure 1 and section 3
+
+
+def test_opt13b_weights_are_26_gb_and_65_percent_of_an_a100_40gb() -> None:
+    # Figure 1: "26GB, 65%"; 13B × 2 bytes is exactly 26 GB, 26/40 exactly 65%.
+    opt = Scenarios.Opt13BOnA100_40GB
+    assert magnitude(opt.weight_bytes, "GB") == pytest.approx(26, rel=1e-12)
+    assert opt.weight_share == pytest.approx(0.65, rel=1e-12)
+    # Figure 1 gives the KV cache ">30%"; what the weights leave is 35%.
+    assert opt.kv_share > 0.30
+
+
+def test_opt13b_cache_capacity_on_an_a100_40gb() -> None:
+    # The model's arithmetic, not a printed figure: 14 GB over 819,200 bytes
+    # per token is 17,089 whole tokens, 8 whole sequences of 2048 tokens.
+    opt = Scenarios.Opt13BOnA100_40GB
+    assert opt.max_tokens == 14e9 // 819_200
+    assert opt.max_sequences == 8
+
+
+# TTFT and TPOT: Databricks, and a worked example on the A100 datasheet
+
+
+def test_databricks_time_per_output_token_is_14_ms() -> None:
+    # "14 ms per output token" for a 16-bit 7B model at 50% MBU of 2 TB/s;
+    # exact arithmetic, 14 GB at 1 TB/s.
+    tpot = Scenarios.Databricks7BServingLatency.time_per_output_token
+    assert magnitude(tpot, "ms") == pytest.approx(14, rel=1e-12)
+
+
+def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
+    # Worked example, exact: 2 × 7e9 × 512 FLOP at 312 TFLOP/s, and 14 GB
+    # at 2,039 GB/s per token; latency = TTFT + 256 × TPOT.
+    a100 = Scenarios.Llama2_7BServingOnA100
+    ttft = 2 * 7e9 * 512 / 312e12
+    tpot = 14e9 / 2039e9
+    assert magnitude(a100.time_to_first_token, "s") == pytest.approx(ttft, rel=1e-12)
+    assert magnitude(a100.time_per_output_token, "s") == pytest.approx(tpot, rel=1e-12)
+    assert magnitude(a100.request_latency, "s") == pytest.approx(ttft + 256 * tpot, rel=1e-12)
+
+
+# Little's law: Hennessy and Patterson, Appendix D.5
+
+
+def test_disk_utilization_is_0_8() -> None:
+    # "0.8": 40 I/Os per second × 20 ms of service, exact.
+    assert Scenarios.HennessyPattersonDiskServer.mean_in_system == pytest.approx(0.8, rel=1e-12)
+
+
+def test_requests_in_the_disk_system() -> None:
+    # 40 per second × (80 ms queueing + 20 ms service): 4 requests, exact.
+    assert Scenarios.HennessyPattersonDiskSystem.mean_in_system == pytest.approx(4, rel=1e-12)
+
+
+def test_serving_concurrency_follows_from_latency() -> None:
+    # Worked example: 10 requests per second × the A100 entry's latency.
+    concurrency = Scenarios.Llama2_7BServingConcurrency.mean_in_system
+    latency = magnitude(Scenarios.Llama2_7BServingOnA100.request_latency, "s")
+    assert concurrency == pytest.approx(10 * latency, rel=1e-12)
+
+
+# Checkpoint write time: ZeRO's 16 bytes per parameter, Narayanan et al.'s step
+
+
+def test_gpt3_checkpoint_is_2_8_tb() -> None:
+    # 175B × 16 bytes (ZeRO section 3.1): exactly 2.8 TB.
+    checkpoint = Scenarios.Gpt3CheckpointWrite
+    assert magnitude(checkpoint.checkpoint_bytes, "TB") == pytest.approx(2.8, rel=1e-12)
+
+
+def test_gpt3_checkpoint_write_and_its_share_of_the_step_budget() -> None:
+    # Worked example, exact: 2.8 TB at 20 GB/s is 140 s; a step is
+    # 8 × 175e9 × 1536 × 2048 FLOP at 1024 × 140 TFLOP/s; 100 steps between
+    # checkpoints.
+    checkpoint = Scenarios.Gpt3CheckpointWrite
+    step = 8 * 175e9 * 1536 * 2048 / (1024 * 140e12)
+    assert magnitude(checkpoint.step_time, "s") == pytest.approx(step, rel=1e-12)
+    assert magnitude(checkpoint.write_time, "s") == pytest.approx(140, rel=1e-12)
+    assert checkpoint.write_share == pytest.approx(140 / (100 * step + 140), rel=1e-12)
+
+
+# MFU and HFU: Megatron-LM's README table, Korthikanti et al.'s accounting
+
+
+def test_megatron_175b_hfu_is_52_8_percent() -> None:
+    # README: 51.4% MFU and "52.8%" HFU, one decimal of a percentage.
+    assert Scenarios.Megatron175BUtilization.hfu_selective == pytest.approx(0.528, abs=0.0005)
+
+
+def test_megatron_1t_hfu_is_57_0_percent() -> None:
+    # README: 56.3% MFU and "57.0%" HFU, one decimal of a percentage.
+    assert Scenarios.Megatron1TUtilization.hfu_selective == pytest.approx(0.570, abs=0.0005)
+
+
+def test_full_recomputation_adds_about_a_third() -> None:
+    # Narayanan et al.'s 96Bslh²(1 + s/6h + V/16lh) over the model FLOPs'
+    # 72Bslh²(1 + s/6h + V/12hl): exactly the factor the class uses.
+    gpt = Scenarios.Megatron175BUtilization
+    s, h, layers, v = 2048, 12288, 96, 51200
+    full = 96 * (1 + s / (6 * h) + v / (16 * layers * h))
+    model = 72 * (1 + s / (6 * h) + v / (12 * h * layers))
+    assert gpt.hfu_full / gpt.model_flops_utilization == pytest.approx(full / model, rel=1e-12)
+
+
+# Embodied and operational carbon: Luccioni et al. on BLOOM
+
+
+def test_bloom_dynamic_energy_is_433_196_kwh() -> None:
+    # 1,082,990 GPU hours × 400 W = 433,196 kWh, exact.
+    energy = Scenarios.BloomTrainingCarbon.dynamic_energy
+    assert magnitude(energy, "kWh") == pytest.approx(433_196, rel=1e-12)
+
+
+def test_bloom_operational_emissions_are_24_7_tonnes() -> None:
+    # Abstract: "approximately 24.7 tonnes", one decimal.
+    emissions = Scenarios.BloomTrainingCarbon.operational_emissions
+    assert magnitude(emissions, "tCO2e") == pytest.approx(24.7, abs=0.05)
+
+
+def test_bloom_embodied_emissions_are_11_2_tonnes() -> None:
+    # "11.2 tonnes" of embodied emissions, one decimal.
+    emissions = Scenarios.BloomTrainingCarbon.embodied_emissions
+    assert magnitude(emissions, "tCO2e") == pytest.approx(11.2, abs=0.05)
