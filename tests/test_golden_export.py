@@ -13,19 +13,15 @@ so the golden file is the same on every machine; the other tests here keep it so
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+from tests.golden import assert_matches_golden
 from tests.test_cli import refgen, refgen_on_sloppy
-
-GOLDEN = REPO / "tests" / "golden" / "export.json"
-UPDATE = "REFGEN_UPDATE_GOLDEN"
 
 
 @pytest.fixture(scope="module")
@@ -36,23 +32,7 @@ def export() -> str:
 
 
 def test_export_matches_the_golden_file(export: str) -> None:
-    if os.environ.get(UPDATE):
-        GOLDEN.write_text(export, encoding="utf-8")
-        pytest.skip(f"{UPDATE} is set: wrote {GOLDEN.relative_to(REPO)}; review its diff")
-    expected = GOLDEN.read_text(encoding="utf-8") if GOLDEN.exists() else ""
-    if export != expected:
-        diff = difflib.unified_diff(
-            expected.splitlines(keepends=True),
-            export.splitlines(keepends=True),
-            f"{GOLDEN.relative_to(REPO)} (golden)",
-            "refgen export --json (now)",
-        )
-        pytest.fail(
-            "the export differs from the golden file; if the change is intended, run\n"
-            f"    {UPDATE}=1 python -m pytest tests/test_golden_export.py\n"
-            "and review the diff of the golden file.\n\n" + "".join(diff),
-            pytrace=False,
-        )
+    assert_matches_golden(export, "export.json", "refgen export --json")
 
 
 def files_in(data: object) -> list[str]:
