@@ -1,8 +1,8 @@
 """pytest plugin: each scenario class's Examples section is one test item.
 
-It collects the modules listed under ``refgen_modules`` in the pytest
-configuration or, when that is not set, under ``modules`` in the
-``[tool.refgen]`` table of ``pyproject.toml``. Add the package folder to
+It collects the modules listed under ``modules`` in the ``[tool.refgen]``
+table of ``pyproject.toml``; every setting can also be given as a pytest ini
+option ``refgen_<name>`` (``refgen_modules``), which takes precedence. Add the package folder to
 ``testpaths``::
 
     [tool.pytest.ini_options]
@@ -19,6 +19,7 @@ text is read from the docstring, the only copy there is; a failure names the
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,40 +27,68 @@ from typing import Any
 
 import pytest
 
+from refgen.analysis import discovery
 from refgen.analysis.model import ExampleBlock
+from refgen.config import PREFIX, ConfigError, Settings, load_settings, setting_fields
 from refgen.evaluate.examples import ExampleRun, run_examples
-
-INI_MODULES = "refgen_modules"
+from refgen.project import Project
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini(
-        INI_MODULES,
-        "Modules whose scenario classes' examples are collected as tests.",
-        type="linelist",
-        default=[],
-    )
+    """Every refgen setting as an ini option ``refgen_<name>``, declared once in Settings."""
+    for spec in setting_fields():
+        if isinstance(spec.default, tuple):
+            parser.addini(f"{PREFIX}{spec.name}", spec.metadata["help"], type="linelist")
+        else:
+            parser.addini(f"{PREFIX}{spec.name}", spec.metadata["help"], type="string")
+
+
+def settings_of(config: pytest.Config) -> Settings:
+    """``[tool.refgen]`` of the project's pyproject.toml, with ini options taking precedence.
+
+    Settings that cannot be read give an error naming the setting and the file.
+    """
+    settings = load_settings(Path(config.rootpath))
+    given: dict[str, Any] = {}
+    for spec in setting_fields():
+        value = config.getini(f"{PREFIX}{spec.name}")
+        if value in (None, [], ""):
+            continue
+        if spec.metadata["kind"] == "true or false":
+            value = str(value).strip().lower() in ("1", "true", "yes", "on")
+        elif spec.metadata["kind"] == "whole number, 1 or more" and str(value).strip().isdigit():
+            value = int(str(value))
+        given[spec.name] = value
+    if not given:
+        return settings
+    overrides = Settings.from_mapping(given, f"{config.inipath or 'pytest configuration'}")
+    return dataclasses.replace(settings, **{name: getattr(overrides, name) for name in given})
+
+
+PROJECT = pytest.StashKey["Project"]()
+
+
+def project_of(config: pytest.Config) -> Project:
+    """The session's Project: one import and analysis of the modules for every item."""
+    if PROJECT not in config.stash:
+        config.stash[PROJECT] = Project(settings_of(config))
+    return config.stash[PROJECT]
 
 
 def _module_files(config: pytest.Config) -> dict[Path, str]:
     cached = getattr(config, "_refgen_module_files", None)
     if cached is None:
         cached = {}
-        for name in config.getini(INI_MODULES) or _project_modules(config):
+        try:
+            modules = settings_of(config).modules
+        except ConfigError as error:
+            raise pytest.UsageError(f"refgen: {error}") from error
+        for name in modules:
             spec = importlib.util.find_spec(name)
             if spec is not None and spec.origin:
                 cached[Path(spec.origin).resolve()] = name
         config._refgen_module_files = cached  # type: ignore[attr-defined]
     return cached
-
-
-def _project_modules(config: pytest.Config) -> tuple[str, ...]:
-    from refgen.config import ConfigError, load_settings
-
-    try:
-        return load_settings(Path(config.rootpath)).modules
-    except ConfigError:
-        return ()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -85,13 +114,13 @@ class ScenarioExamples(pytest.File):
         self.module_name = module_name
 
     def collect(self) -> Iterator[pytest.Item]:
-        from refgen.config import Settings
-        from refgen.project import Project
-
-        project = Project(Settings(modules=(self.module_name,)))
-        for problem in project.problems:
-            raise ImportError(f"{problem.location}: {problem.message}")
-        for cls in project.classes:
+        project = project_of(self.config)
+        if self.module_name not in project.modules:
+            failed = [p for p in project.problems if p.subject.startswith(self.module_name)]
+            reason = failed[0] if failed else None
+            where = f"{reason.location}: " if reason and reason.location else ""
+            raise ImportError(where + (reason.message if reason else self.module_name))
+        for cls in discovery.scenario_classes(project.modules[self.module_name]):
             scenario = project.scenario(cls)
             if scenario.docstring.examples is not None:
                 yield ScenarioExampleItem.from_parent(
