@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
-from refgen.testing import BuildResult
+from refgen.testing import BuildResult, sphinx_build
 from tests.html_helpers import read_html
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,17 +24,6 @@ def copy_docs(destination: Path) -> Path:
     return Path(
         shutil.copytree(DOCS, destination, ignore=shutil.ignore_patterns("_build", "reference"))
     )
-
-
-def sphinx_build(srcdir: Path, outdir: Path, builder: str = "html", *options: str) -> BuildResult:
-    completed = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", builder, *options, str(srcdir), str(outdir)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "NO_COLOR": "1"},  # Sphinx colours its output under CI=true
-    )
-    return BuildResult(completed.returncode, completed.stdout, completed.stderr, outdir)
 
 
 @pytest.fixture(scope="session")
