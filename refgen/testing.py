@@ -1,5 +1,4 @@
-"""Test helpers: throwaway scenario packages, the Sphinx projects that document them, and
-in-memory analysis.
+"""Test helpers: throwaway scenario projects, Sphinx builds in this process, in-memory analysis.
 
 Tests describe a package as a dict of module sources, write it with
 :func:`write_scenario_project` and build it with :meth:`ScenarioProject.build`.
@@ -10,7 +9,17 @@ for a new interpreter and a fresh import of Sphinx every time. Each build
 imports the project's package afresh: see :func:`fresh_imports`.
 
 ``build(..., isolated=True)`` runs ``python -m sphinx`` in a subprocess instead,
-for the few tests that must show what a user's fresh interpreter does.
+for the few tests that must show what a user's fresh interpreter does:
+
+- ``test_determinism``: the second of two clean builds of the site, so the
+  in-process session site is compared byte for byte with a user's build;
+- ``test_incremental``: one rebuild after an edit, where only the pickled
+  environment carries over from the first build (as between two user runs);
+- ``test_testing``: in-process and subprocess builds report the same exit
+  status and warnings.
+
+Setting ``REFGEN_TEST_ISOLATED=1`` runs every test build in a subprocess, to
+tell a harness problem from a refgen one.
 
 :func:`analyse_source` analyses a module given as a string, without Sphinx, for
 unit tests of the analysis stage.

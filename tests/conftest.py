@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +26,22 @@ def copy_docs(destination: Path) -> Path:
     shutil.copy(REPO / "pyproject.toml", destination.parent / "pyproject.toml")
     return Path(
         shutil.copytree(DOCS, destination, ignore=shutil.ignore_patterns("_build", "reference"))
+    )
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_imports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test leaves a throwaway package importable or imported for the tests after it."""
+    yield
+    temporary = os.path.join(tmp_path_factory.getbasetemp(), "")
+    leaked = [
+        name
+        for name, module in list(sys.modules.items())
+        if str(getattr(module, "__file__", None) or "").startswith(temporary)
+    ]
+    leaked += [entry for entry in sys.path if entry.startswith(temporary)]
+    assert leaked == [], (
+        "modules or sys.path entries left behind (use refgen.testing.fresh_imports)"
     )
 
 
