@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
-from refgen.testing import BuildResult
+from refgen.testing import BuildResult, sphinx_build
 from tests.html_helpers import read_html
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,15 +29,20 @@ def copy_docs(destination: Path) -> Path:
     )
 
 
-def sphinx_build(srcdir: Path, outdir: Path, builder: str = "html", *options: str) -> BuildResult:
-    completed = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", builder, *options, str(srcdir), str(outdir)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "NO_COLOR": "1"},  # Sphinx colours its output under CI=true
+@pytest.fixture(autouse=True)
+def no_leaked_imports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test leaves a throwaway package importable or imported for the tests after it."""
+    yield
+    temporary = os.path.join(tmp_path_factory.getbasetemp(), "")
+    leaked = [
+        name
+        for name, module in list(sys.modules.items())
+        if str(getattr(module, "__file__", None) or "").startswith(temporary)
+    ]
+    leaked += [entry for entry in sys.path if entry.startswith(temporary)]
+    assert leaked == [], (
+        "modules or sys.path entries left behind (use refgen.testing.fresh_imports)"
     )
-    return BuildResult(completed.returncode, completed.stdout, completed.stderr, outdir)
 
 
 @pytest.fixture(scope="session")

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.model import ScenarioDoc
-from refgen.testing import ScenarioProject, write_scenario_project
+from refgen.testing import ScenarioProject, analyse_source, write_scenario_project
 from tests.html_helpers import field_values, read_html, text
 
 KINDS = '''
@@ -175,17 +171,10 @@ def kinds_project(tmp_path_factory: pytest.TempPathFactory) -> ScenarioProject:
 
 
 @pytest.fixture(scope="module")
-def kinds(kinds_project: ScenarioProject) -> Iterator[dict[str, ScenarioDoc]]:
-    sys.path.insert(0, str(kinds_project.src))
-    try:
-        module = importlib.import_module("kinds.models")
-        names = ["Base", "Derived", "Model", "Measured", "Plain", "Runtime"]
-        cache = AnalysisCache()
-        yield {name: cache.scenario(getattr(module, name)) for name in names}
-    finally:
-        sys.path.remove(str(kinds_project.src))
-        for name in [m for m in sys.modules if m == "kinds" or m.startswith("kinds.")]:
-            del sys.modules[name]
+def kinds() -> dict[str, ScenarioDoc]:
+    analysed = analyse_source(KINDS, package="kinds", module="models", others={"helpers": HELPERS})
+    assert list(analysed.scenarios) == ["Base", "Derived", "Model", "Measured", "Plain", "Runtime"]
+    return analysed.scenarios
 
 
 def inputs(doc: ScenarioDoc) -> dict[str, tuple[str, str | None, str]]:
