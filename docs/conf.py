@@ -21,6 +21,8 @@ extensions = [
 _project = load_settings(Path(__file__).parent)
 refgen_modules = list(_project.modules)
 refgen_registry = _project.registry
+# Hold the library to refgen check's rules at every build (-W makes them errors).
+refgen_checks = True
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]

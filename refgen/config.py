@@ -73,6 +73,14 @@ class Settings:
         "Significant figures of the numbers in Registry values tables. Quoted values use "
         "their own format.",
     )
+    checks: bool = _setting(
+        False,
+        "true or false",
+        "Also report, while building, what refgen check finds: Notes without an Equation, "
+        "Assumptions or Excludes entry, a class without examples, an undocumented input or "
+        "attribute, a description whose stated unit disagrees with the computed one. Each "
+        "is a refgen.check warning at its line.",
+    )
     source: Path | None = field(default=None, compare=False, metadata={"internal": True})
     """The file the settings were read from, for messages; None for defaults or conf.py."""
 

@@ -1,6 +1,8 @@
-"""The unit rule's reading of descriptions, and findings as data (no subprocess, no Sphinx)."""
+"""The checks: reading stated units, findings as data, and the build reporting them."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pint
 import pytest
@@ -9,6 +11,7 @@ from refgen.analysis.model import SourceLocation
 from refgen.checks import CheckKind, Finding
 from refgen.checks.findings import finding
 from refgen.checks.units import DIMENSIONLESS, parse_stated, stated_units
+from refgen.testing import write_scenario_project
 
 UREG = pint.UnitRegistry()
 
@@ -54,3 +57,47 @@ def test_findings_sort_by_file_and_line_and_keep_their_location() -> None:
     assert early.location == SourceLocation("a.py", 3)
     assert nowhere == Finding("pkg.mod.Cls", 0, "analysis", "cannot analyse")
     assert nowhere.location is None
+
+
+SPARSE = '''
+    """Sparse scenarios"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Sparse:
+        """A scenario with no Notes and no examples."""
+
+        size: float = 2.0
+        """The size in bytes."""
+
+        @property
+        def doubled(self) -> float:
+            """Twice the size."""
+            return self.size * 2
+'''
+
+
+def test_the_build_reports_what_check_finds_when_asked(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path, "sparse", {"models": SPARSE}, conf_extra="refgen_checks = True\n"
+    )
+    result = project.build("html", "--keep-going")
+    checks = [w for w in result.warnings if w.endswith("[refgen.check]")]
+    assert any("no Equation: entry" in w and "[missing-equation]" in w for w in checks), checks
+    assert any("no Examples section" in w for w in checks), checks
+    assert all(w.startswith(f"{project.module_path('models')}:") for w in checks), checks
+
+
+def test_check_warnings_are_off_by_default_and_can_be_silenced(tmp_path: Path) -> None:
+    quiet = write_scenario_project(tmp_path / "a", "sparse", {"models": SPARSE})
+    assert not [w for w in quiet.build("html").warnings if "refgen.check" in w]
+    silenced = write_scenario_project(
+        tmp_path / "b",
+        "sparse",
+        {"models": SPARSE},
+        conf_extra='refgen_checks = True\nsuppress_warnings = ["refgen.check"]\n',
+    )
+    result = silenced.build("html", "-W")
+    assert result.returncode == 0, result.stderr

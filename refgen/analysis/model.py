@@ -25,6 +25,7 @@ class WarningKind(StrEnum):
     REGISTRY = "registry"
     VALUE = "value"
     EXAMPLE = "example"
+    CHECK = "check"
 
     @property
     def description(self) -> str:
@@ -47,6 +48,9 @@ WARNING_DESCRIPTIONS = {
     "than for lack of an optional input, which the tables show as not available).",
     WarningKind.EXAMPLE: "An example prints something other than what its docstring shows, "
     "or raises.",
+    WarningKind.CHECK: "With the checks setting on: what refgen check finds beyond the "
+    "problems above (a Notes entry, an example or a docstring missing; a stated unit that "
+    "disagrees with the computed one). The message names the rule.",
 }
 
 

@@ -20,6 +20,7 @@ from refgen.evaluate.values import EntryValues
 from refgen.project import Project
 from refgen.render.blocks import Page
 from refgen.render.pages import category_page, helpers_page, index_page, registry_page
+from refgen.render.reference_tables import settings_reference, warnings_reference
 from refgen.render.scenario_page import scenario_page
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.nodes import NodeBuilder
@@ -142,3 +143,17 @@ class IndexDirective(PageDirective):
         entries = [line.strip() for line in self.content if line.strip()]
         path = self.env.doc2path(self.env.docname).as_posix()
         return index_page(self.arguments[0], entries, path)
+
+
+class SettingsTableDirective(SphinxDirective):
+    """``refgen-settings``: the table of every setting, generated from their declaration."""
+
+    def run(self) -> list[nodes.Node]:
+        return NodeBuilder(self).block(settings_reference())
+
+
+class WarningsTableDirective(SphinxDirective):
+    """``refgen-warnings``: the table of every warning type, generated from their declaration."""
+
+    def run(self) -> list[nodes.Node]:
+        return NodeBuilder(self).block(warnings_reference())

@@ -20,10 +20,12 @@ from sphinx.util import logging
 from sphinx.util.display import status_iterator
 
 from refgen import __version__
+from refgen.analysis.model import WarningKind
+from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.sphinx import directives, examples, nodes, roles
-from refgen.sphinx.reporting import warn_problem
+from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import set_project
 from refgen.sphinx.stubs import write_stubs
 
@@ -43,6 +45,8 @@ def generate_pages(app: Sphinx) -> None:
     pages = project.pages()
     for problem in project.problems:
         warn_problem(problem)
+    if project.settings.checks:
+        report_checks(project)
     project.registry_files()  # found once here: for a broken registry, that means importing it
     project.cache.release_syntax_trees()
     written = write_stubs(pages, Path(app.srcdir), project.settings.root)
@@ -52,6 +56,15 @@ def generate_pages(app: Sphinx) -> None:
         len(pages),
         len(written),
     )
+
+
+def report_checks(project: Project) -> None:
+    """What ``refgen check`` finds beyond the problems already reported, as warnings."""
+    rules = {str(kind) for kind in CheckKind}
+    for finding in run_checks(project).findings:
+        if finding.kind in rules:
+            where = finding.location or finding.path
+            warn(WarningKind.CHECK, f"{finding.message} [{finding.kind}]", where)
 
 
 def settings_of(config: Config) -> Settings:
@@ -98,6 +111,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-helpers", directives.HelpersDirective)
     app.add_directive("refgen-registry", directives.RegistryDirective)
     app.add_directive("refgen-index", directives.IndexDirective)
+    app.add_directive("refgen-settings", directives.SettingsTableDirective)
+    app.add_directive("refgen-warnings", directives.WarningsTableDirective)
     app.add_post_transform(roles.SourceLinks)
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)
