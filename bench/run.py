@@ -113,37 +113,11 @@ def autodoc_project(docs: Path, modules: list[str]) -> None:
 
 def static_project(docs: Path, modules: list[str], package_root: Path) -> None:
     """The pages refgen generates, rendered once and written out as plain reST."""
-    script = f"""
-import sys
-from pathlib import Path
-from refgen import analysis, discovery, render, values
-from refgen.sphinx.stubs import plan_site
-docs = Path({str(docs)!r})
-registry = analysis.analyse_registry("{PACKAGE}.registry.Named")
-plan = plan_site({modules!r}, "{PACKAGE}.registry.Named", "reference", "Reference")
-for page in plan.pages:
-    directive, _, argument = page.text.split("\\n\\n", 1)[1].partition(":: ")
-    argument = argument.splitlines()[0]
-    if "refgen-scenario" in directive:
-        doc = analysis.analyse_scenario(discovery.resolve(argument), registry)
-        lines = render.render_scenario(doc, values.scenario_values(doc), 5)
-    elif "refgen-category" in directive:
-        module = discovery.import_module(argument)
-        docs_ = [analysis.analyse_scenario(c) for c in discovery.scenario_classes(module)]
-        lines = render.render_category(analysis.analyse_module(argument), docs_)
-    elif "refgen-registry" in directive:
-        lines = render.render_registry(registry)
-    elif "refgen-index" in directive:
-        entries = [line.strip() for line in page.text.splitlines() if line.startswith("   ")]
-        lines = render.render_index("Reference", "Static.", entries)
-    else:
-        continue
-    path = docs / (page.docname + ".rst")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\\n".join(lines) + "\\n")
-"""
+    script = Path(__file__).parent / "static_pages.py"
+    registry = f"{PACKAGE}.registry.Named"
     env = dict(os.environ, PYTHONPATH=str(package_root))
-    subprocess.run([sys.executable, "-c", script], env=env, check=True)
+    command = [sys.executable, str(script), str(docs), *modules, "--registry", registry]
+    subprocess.run(command, env=env, check=True)
     write_conf(docs, 'extensions = ["refgen"]\nrefgen_modules = []\nrefgen_root = "_unused"\n')
     (docs / "index.rst").write_text("Bench\n=====\n\n.. toctree::\n\n   reference/index\n")
 
