@@ -98,6 +98,17 @@ def class_line(name: str) -> int:
 # --------------------------------------------------------------------------- show
 
 
+def test_show_page_prints_the_class_page_from_the_same_blocks_as_the_site() -> None:
+    result = refgen("show", "PhoneFullUpdateWorkingSet", "--page")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    titles = [lines[i - 1] for i, line in enumerate(lines) if line and set(line) == {"-"}]
+    assert titles[:4] == ["Notes", "References", "Examples", "Attributes"]
+    assert titles[-2:] == ["Inputs", "Derived attributes"]
+    assert re.search(r"^step_floor +15\.625 ms +", result.stdout, re.M)
+    assert ">>> print(scenario.step_floor)" in lines  # examples kept line by line
+
+
 def test_show_registry_entry_prints_every_value_with_units(runs) -> None:
     result = runs["show-entry"]
     assert result.returncode == 0, result.stderr

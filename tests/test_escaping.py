@@ -174,3 +174,23 @@ def test_a_markup_headline_on_the_category_page_is_text(hostile_site: Path) -> N
 def test_no_value_makes_the_build_publish_a_file(hostile_site: Path) -> None:
     assert not list(hostile_site.rglob("secret.txt"))
     assert not (hostile_site / "_downloads").exists()
+
+
+def test_terminal_text_carries_no_control_characters() -> None:
+    from refgen.analysis.model import SourceLocation
+    from refgen.render.blocks import Page, Paragraph, Prose, Table, Text
+    from refgen.render.text import TextWriter
+
+    hostile = "red\x1b[31m bell\x07 back\r over"
+    page = Page(
+        hostile,
+        (
+            Paragraph((Text(hostile),)),
+            Prose(hostile),
+            Table(((Paragraph((Text(hostile),)),),), (((Paragraph((Text(hostile),)),),),)),
+        ),
+        SourceLocation("x.py", 1),
+    )
+    shown = TextWriter().page(page)
+    assert not [c for c in shown if ord(c) < 32 and c != "\n"], repr(shown)
+    assert "red\ufffd[31m bell\ufffd" in shown

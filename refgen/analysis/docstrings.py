@@ -7,7 +7,7 @@ the file line it came from, so warnings and failing examples point at the
 ``.py`` file and not at a generated page.
 
 The parser never raises: anything it cannot make sense of becomes a
-:class:`~refgen.model.Problem` on the result.
+:class:`~refgen.analysis.model.Problem` on the result.
 """
 
 from __future__ import annotations

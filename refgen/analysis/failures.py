@@ -1,10 +1,11 @@
 """Failures: describing code that cannot be imported, at the statement at fault.
 
-A traceback from importing user code is reduced to one :class:`~refgen.model.Problem`:
-located at the deepest statement that ran at import time (a registry entry, a
-module-level import) rather than deep inside a validation function, and
-naming the object that statement defines. Used by page planning and by the
-command line.
+A traceback from importing user code is reduced to one
+:class:`~refgen.analysis.model.Problem`: located at the deepest statement that
+ran at import time (a registry entry, a module-level import) rather than deep
+inside a validation function, and naming the object that statement defines.
+Used by the Project when it imports the configured modules and the registry,
+so every front end reports the same problem.
 """
 
 from __future__ import annotations

@@ -56,6 +56,12 @@ def parser() -> argparse.ArgumentParser:
         "(UpdateWorkingSetScenario.step_floor) or a helper function.",
     )
     show.add_argument("name", metavar="NAME")
+    show.add_argument(
+        "--page",
+        action="store_true",
+        help="print the class's (or the entry's class's) whole reference page as text, "
+        "values included: the same page the site shows",
+    )
     search = commands.add_parser(
         "search", parents=[common], help="list classes, attributes and entries mentioning WORD"
     )

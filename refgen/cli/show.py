@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from refgen.analysis.model import (
@@ -26,11 +27,20 @@ from refgen.cli.common import (
 from refgen.evaluate import values
 from refgen.evaluate.values import Value
 from refgen.project import Project
+from refgen.render.scenario_page import scenario_page
+from refgen.render.text import TextWriter
 
 
 def run(args: argparse.Namespace) -> int:
     project = build_project(args)
     target = resolve_target(project, args.name)
+    if getattr(args, "page", False) and target.scenario is not None:
+        scenario = target.scenario
+        page = scenario_page(
+            scenario, project.values(scenario), project.settings.value_precision, project.units
+        )
+        sys.stdout.write(TextWriter().page(page))
+        return EXIT_OK
     if target.kind == "entry":
         assert target.scenario is not None and target.entry is not None
         lines = render_entry(project, target.scenario, target.entry)

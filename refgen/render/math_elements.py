@@ -1,7 +1,8 @@
 """MathML elements, numbers as written and unit symbols, for the equation layout.
 
-Every element is made by :func:`refgen.render.markup.element`: text taken from
-the source is data, never markup.
+Text taken from the source is set as element text (made XML-safe by
+:func:`refgen.render.markup.xml_safe`), never as markup; attribute values are
+constants. :func:`refgen.render.markup.serialize` writes the tree.
 """
 
 from __future__ import annotations
