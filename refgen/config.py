@@ -84,10 +84,6 @@ class Settings:
     source: Path | None = field(default=None, compare=False, metadata={"internal": True})
     """The file the settings were read from, for messages; None for defaults or conf.py."""
 
-    @property
-    def is_empty(self) -> bool:
-        return not self.modules and not self.registry
-
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], origin: str, prefix: str = "") -> Settings:
         """Settings from ``values`` (keys ``prefix + name``), validated; unknown keys refused.

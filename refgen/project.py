@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -32,7 +31,7 @@ from refgen.analysis.model import (
     ScenarioDoc,
     WarningKind,
 )
-from refgen.config import Settings, load_settings
+from refgen.config import Settings
 from refgen.evaluate import values
 from refgen.evaluate.examples import ExampleRun, run_examples
 from refgen.evaluate.values import EntryValues, Quote, Value
@@ -72,11 +71,6 @@ class Project:
         self._problems: list[Problem] = []
         self._registry: RegistryDoc | None = None
         self._registry_failed = False
-
-    @classmethod
-    def from_pyproject(cls, start: Path) -> Project:
-        """The project ``[tool.refgen]`` of the nearest ``pyproject.toml`` describes."""
-        return cls(load_settings(start))
 
     def __getstate__(self) -> dict[str, Any]:
         # Sphinx pickles its environment, which holds the project; live modules and
@@ -124,11 +118,6 @@ class Project:
                 cls = discovery.resolve(entry.scenario)
                 if cls not in self._classes:
                     self._classes.append(cls)
-
-    def reload(self) -> Project:
-        """Forget everything loaded and analysed; the next question loads afresh."""
-        self.__init__(self.settings, self.progress)  # type: ignore[misc]
-        return self
 
     @property
     def modules(self) -> dict[str, ModuleType]:

@@ -34,22 +34,13 @@ class Step:
     expression: str
 
 
-def called_names(node: ast.AST) -> tuple[str, ...]:
-    """Names of the functions called anywhere under ``node``, first call first.
-
-    Method calls on ``self`` and on computed values (``x.to('MB')``) are left out:
-    only plain names and module attributes can name a helper.
-    """
-    return _calls_and_reads(node)[0]
-
-
-def self_reads(node: ast.AST) -> tuple[str, ...]:
-    """Attribute names read from ``self`` under ``node``, in source order, once each."""
-    return _calls_and_reads(node)[1]
-
-
 def _calls_and_reads(node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """:func:`called_names` and :func:`self_reads` in one walk of the tree."""
+    """Dotted names of the functions called under ``node`` and the names read from ``self``.
+
+    Both in source order, once each, found in one walk of the tree. Method calls
+    on ``self`` and on computed values (``x.to('MB')``) are left out: only plain
+    names and module attributes can name a helper.
+    """
     calls, reads = [], []
     for child in ast.walk(node):
         if isinstance(child, ast.Call):
