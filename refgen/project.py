@@ -4,7 +4,8 @@ settings (:mod:`refgen.config`) → discovery and analysis (:mod:`refgen.analysi
 → evaluation (:mod:`refgen.evaluate`). Every front end (the Sphinx extension,
 the command line, the pytest plugin and the checks) builds one
 :class:`Project` and asks it; none of them runs a stage itself. The Project
-owns the analysis caches and clears them when it is reloaded.
+owns the analysis caches, so they last exactly as long as it does (a build
+makes a new one at every ``builder-inited``).
 
 Loading never raises for the user's code: a module that cannot be imported,
 a class that cannot be analysed and a registry that cannot be read become

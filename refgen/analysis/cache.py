@@ -4,7 +4,7 @@ Each kind of record is memoised under a key that changes when what it was
 computed from changes: a source file by its path, modification time and size;
 a class, a registry or a helper by the live object (a re-imported module gives
 new objects, so they are analysed afresh). Nothing is cached at module level:
-the Project that owns this cache clears it when it reloads.
+the cache lives and dies with the Project that owns it.
 """
 
 from __future__ import annotations

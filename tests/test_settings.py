@@ -1,0 +1,87 @@
+"""Settings: declared once, and every front end reads the same declaration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from refgen.config import PREFIX, ConfigError, Settings, setting_fields, settings_table
+from refgen.testing import write_scenario_project
+
+ONE_CLASS = '''
+    """Tiny scenarios"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Tiny:
+        """A scenario."""
+
+        size: float = 1.0
+        """The size."""
+'''
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("modules", "a.b", "a list of dotted module names"),
+        ("modules", ["a.b", "not a name"], "a list of dotted module names"),
+        ("registry", 3, "a dotted path"),
+        ("value_precision", 0, "a whole number, 1 or more"),
+        ("value_precision", True, "a whole number, 1 or more"),
+        ("value_precision", "5", "a whole number, 1 or more"),
+        ("run_examples", "yes", "true or false"),
+        ("root", "", "a non-empty string"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_the_setting(key: str, value: object, expected: str) -> None:
+    with pytest.raises(ConfigError, match=rf"here: {key} must be {expected}"):
+        Settings.from_mapping({key: value}, "here")
+
+
+def test_an_unknown_setting_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(
+        ConfigError, match=r"unknown setting.*registery.*known settings are modules"
+    ):
+        Settings.from_mapping({"registery": "a.B"}, "here")
+
+
+def test_conf_py_names_are_the_declared_names_with_the_prefix() -> None:
+    names = [row[0] for row in settings_table()]
+    assert names == [f"{PREFIX}{spec.name}" for spec in setting_fields()]
+    assert "refgen_modules" in names and "refgen_checks" in names
+
+
+def test_every_setting_is_a_sphinx_config_value() -> None:
+    registered: list[str] = []
+
+    class Recorder:
+        def add_config_value(self, name: str, *args: object, **kwargs: object) -> None:
+            registered.append(name)
+
+        def __getattr__(self, name: str) -> object:
+            return lambda *args, **kwargs: None
+
+    from refgen.sphinx.extension import setup
+
+    setup(Recorder())  # type: ignore[arg-type]
+    assert registered == [f"{PREFIX}{spec.name}" for spec in setting_fields()]
+
+
+def test_a_bad_conf_py_value_stops_the_build_naming_the_setting(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path, "tiny", {"models": ONE_CLASS}, conf_extra="refgen_value_precision = 0\n"
+    )
+    result = project.build("html")
+    assert result.returncode != 0
+    assert "refgen_value_precision must be a whole number, 1 or more" in result.stderr
+
+
+def test_every_setting_is_a_pytest_ini_option(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nrefgen_value_precision = 3\n")
+    result = pytester.runpytest("--help")
+    for spec in setting_fields():
+        result.stdout.fnmatch_lines([f"*{PREFIX}{spec.name}*"])
