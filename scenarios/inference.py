@@ -55,7 +55,7 @@ class DecodeBandwidthScenario:
     - Databricks, "LLM Inference Performance Engineering: Best Practices",
       2023, section on model bandwidth utilization (a 7B model in 16-bit at
       14 ms per output token moves 14 GB in 14 ms, 1 TB/s; on a 2 TB/s
-      machine that is an MBU of 50%).
+      machine that is an MBU of 50%; not re-checked against the post).
 
     Examples
     --------
@@ -486,7 +486,9 @@ class MatmulRooflineScenario:
       Performance documentation, section "Understanding Performance" (a
       V100's ops:byte ratio of 138.9 FLOPS/B for FP16 data; a linear layer
       with 4096 outputs and 1024 inputs: 315 FLOPS/B at batch size 512,
-      arithmetic-limited, and 1 FLOPS/B at batch size 1, memory-limited).
+      arithmetic-limited, and 1 FLOPS/B at batch size 1, memory-limited), in
+      the edition of the guide written around the V100 (later editions use
+      the A100); the linear-layer figures were not re-checked against it.
     - NVIDIA, "NVIDIA Tesla V100 GPU Accelerator" datasheet, 2017-2018 (V100
       SXM2: 125 TFLOPS of Tensor Core performance, 900 GB/s of memory
       bandwidth).
@@ -597,7 +599,8 @@ class KvCacheCapacityScenario:
     - Kwon et al., "Efficient Memory Management for Large Language Model
       Serving with PagedAttention", SOSP 2023, Figure 1 (a 13B-parameter
       model on an NVIDIA A100 40GB: parameters 26GB, 65% of memory, the KV
-      cache above 30%) and section 3 (OPT-13B: 800 KB of cache per token).
+      cache above 30%) and section 3 (OPT-13B: 800 KB of cache per token);
+      these figures were not re-checked against a copy of the paper.
 
     Examples
     --------
@@ -707,7 +710,7 @@ class ServingLatencyScenario:
       2023, sections on important metrics (latency = TTFT + TPOT × the number
       of tokens generated) and on model bandwidth utilization (a 7B model in
       16-bit at 14 ms per output token uses 1 TB/s, an MBU of 50% on a 2 TB/s
-      machine).
+      machine; not re-checked against the post).
     - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
       table (A100 80GB SXM: 312 TFLOPS FP16 Tensor Core, 2,039 GB/s).
     - The A100 entry is a worked example of these formulas on datasheet
@@ -814,7 +817,8 @@ class LittlesLawScenario:
       Approach", 5th edition, Morgan Kaufmann, 2011, Appendix D, section D.5
       (Little's law; worked example: 40 disk I/Os per second at a 20 ms
       service time keep the disk 0.8 utilized, with 80 ms of queueing and
-      100 ms of response time).
+      100 ms of response time; the section number was not checked against
+      the book).
     - The serving entry is a worked example: the request rate is
       illustrative, the latency that of Llama2_7BServingOnA100.
 

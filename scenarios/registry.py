@@ -62,7 +62,8 @@ class Scenarios:
     DRAM bandwidth (JEDEC JESD209-5 data rate). The activation factors 5 and
     8 are derived, not quoted: FP32 activations of a 4-layer transformer of
     hidden size 448 (7 heads) on 128-token sequences in batches of 10 and 16,
-    by Korthikanti et al.'s per-layer count (section 4.1, Table 2)."""
+    by Korthikanti et al.'s per-layer count (section 4; the table number was
+    not checked against the paper)."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
@@ -367,7 +368,8 @@ class Scenarios:
         node_failure_rate=6.5 / (1000 * ureg.day),
     )
     """A 16,384-GPU job on Meta's RSC-1 cluster, at its 6.50 failures per 1000
-    node-days (Kokolis et al.); the MTBF is this model's projection."""
+    node-days (Kokolis et al., as secondary summaries report the figure); the
+    MTBF is this model's projection."""
 
     Rsc1Job131kGpus = FleetFailureScenario(
         gpus=131_072,

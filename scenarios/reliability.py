@@ -50,10 +50,10 @@ class FleetFailureScenario:
     - scenarios.physics.calc_fleet_failure_rate
     - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
       Research Clusters", HPCA 2025 (arXiv:2410.21680): the RSC-1 cluster's
-      rate of 6.50 failures per 1000 node-days, on nodes of 8 A100 GPUs. The
-      paper projects mean time to failure at larger scales with a model it
-      fits to its own job data, not with this independent-node one; the
-      figures below are this model's, not quotations from the paper.
+      rate of 6.50 failures per 1000 node-days (2.34 for RSC-2), on nodes of
+      8 A100 GPUs. The rate is as secondary summaries of the paper report
+      it; the section or table that prints it was not located in a copy of
+      the paper. The MTBFs below are this model's results, not quotations.
 
     Examples
     --------

@@ -338,9 +338,11 @@ class HardwareFlopsUtilizationScenario:
     - Korthikanti et al., "Reducing Activation Recomputation in Large
       Transformer Models", MLSys 2023 (arXiv:2205.05198), definitions of model
       and hardware FLOPs utilization and of selective recomputation.
-    - NVIDIA, Megatron-LM repository, README.md, table of model and hardware
-      FLOPs utilization on A100 80GB with data-parallel size one (175B: MFU
-      51.4%, HFU 52.8%; 1T: MFU 56.3%, HFU 57.0%).
+    - NVIDIA, Megatron-LM repository, README.md (2022-2023 versions),
+      section "Training Speed and Scalability", table of model and hardware
+      FLOPs utilization on Selene nodes of 8 NVIDIA 80GB A100 GPUs, measured
+      with a data-parallel size of one (175B: MFU 51.4%, HFU 52.8%; 1T: MFU
+      56.3%, HFU 57.0%).
     - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
       Clusters Using Megatron-LM", SC 2021, Table 1 (175B: 96 layers, hidden
       size 12288; 1T: 128 layers, hidden size 25600) and section 5.1
@@ -439,7 +441,11 @@ class EmbodiedCarbonScenario:
       dynamic consumption of 1,082,990 GPU hours at 400 W, 433,196 kWh, on
       the French grid at 57 gCO2eq/kWh; embodied emissions of 11.2 tonnes,
       from about 150 kg CO2eq per GPU and 2,500 kg per 8-GPU server,
-      amortised over a 6-year life at 85% use.
+      amortised over a 6-year life at 85% use. The abstract's 24.7 and 50.5
+      tonnes were checked; the other figures were taken from secondary
+      summaries (1,082,990 GPU hours, 433,196 kWh, 11.2 tonnes embodied), and
+      the grid intensity and embodied inputs were not checked against the
+      paper's text.
 
     Examples
     --------

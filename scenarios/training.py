@@ -73,15 +73,17 @@ class UpdateWorkingSetScenario:
       rates up to 6,400 MT/s per pin); on a 64-bit bus that is 6,400 MT/s × 8
       bytes = 51.2 GB/s, the derivation the phone entry's bandwidth follows.
     - Korthikanti et al., "Reducing Activation Recomputation in Large
-      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4.1 and
-      Table 2 (34sbh + 5as²b bytes per layer with 16-bit activations and
-      one-byte dropout masks), from which the phone entry's activation factors
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4
+      (34sbh + 5as²b bytes per layer with 16-bit activations and one-byte
+      dropout masks; the subsection and table numbers were not checked
+      against the paper), from which the phone entry's activation factors
       are derived for FP32 activations.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020, section 3.1 (3 GB of FP16 weights and at
       least 24 GB of model states at 16 bytes per parameter for the
       1.5B-parameter GPT-2) and section 3.2 (about 60 GB of activations at
-      sequence length 1K and batch size 32).
+      sequence length 1K and batch size 32); these figures and section
+      numbers were not checked against a copy of the paper.
 
     Examples
     --------
@@ -439,9 +441,11 @@ class ActivationMemoryScenario:
     - scenarios.physics.calc_transformer_activation_bytes
     - scenarios.physics.calc_selective_recomputation_saving
     - Korthikanti et al., "Reducing Activation Recomputation in Large
-      Transformer Models", MLSys 2023 (arXiv:2205.05198), Table 2 (activation
-      memory per layer) and the selective-recomputation discussion (70% less
-      activation memory for GPT-3, where 5as/h = 80).
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4
+      (activation memory per layer for each parallelism and recomputation
+      strategy; the table number was not checked against the paper) and the
+      selective-recomputation discussion (70% less activation memory for
+      GPT-3, where 5as/h = 80).
 
     Examples
     --------
@@ -1054,7 +1058,8 @@ class AmdahlScenario:
       example: a processor 10 times faster on computation that was 40% of the
       time gives an overall speedup of 1/0.64 ≈ 1.56) and section 5.1 (worked
       example: a speedup of 80 on 100 processors needs a parallel fraction of
-      0.9975, only 0.25% sequential).
+      0.9975, only 0.25% sequential); the section numbers were not checked
+      against the book.
 
     Examples
     --------

@@ -222,8 +222,9 @@ def calc_transformer_activation_bytes(
     References
     ----------
     - Korthikanti et al., "Reducing Activation Recomputation in Large
-      Transformer Models", MLSys 2023 (arXiv:2205.05198), Table 2 (activation
-      memory per layer for each parallelism and recomputation strategy).
+      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4
+      (activation memory per layer for each parallelism and recomputation
+      strategy; the table number was not checked against the paper).
     """
     if recomputation not in RECOMPUTATION_MODES:
         raise ValueError(

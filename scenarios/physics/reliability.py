@@ -40,8 +40,8 @@ def calc_fleet_failure_rate(units: float, unit_failure_rate: Quantity) -> Quanti
     ----------
     - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
       Research Clusters", HPCA 2025 (arXiv:2410.21680), failure rates per
-      node-day of two clusters (the paper's own mean-time-to-failure
-      projections use a model fitted to its job data, not this one).
+      1000 node-days of two clusters (the section that prints them was not
+      located in a copy of the paper).
     """
     return units * unit_failure_rate
 
