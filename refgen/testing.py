@@ -189,6 +189,20 @@ def sphinx_build(
     return BuildResult(returncode, stdout, stderr, outdir)
 
 
+@contextlib.contextmanager
+def _no_colour() -> Iterator[None]:
+    """``NO_COLOR`` for the build: Sphinx colours (and redraws progress lines) under CI=true."""
+    before = os.environ.get("NO_COLOR")
+    os.environ["NO_COLOR"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["NO_COLOR"]
+        else:
+            os.environ["NO_COLOR"] = before
+
+
 def _build_in_process(
     argv: list[str], paths: Sequence[Path], cwd: Path | None
 ) -> tuple[int, str, str]:
@@ -212,6 +226,7 @@ def _build_in_process(
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
         warnings.catch_warnings(),
+        _no_colour(),
     ):
         # As in a fresh interpreter: deprecations are not shown (other Python
         # warnings still reach pytest's summary).
