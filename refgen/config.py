@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 PYPROJECT = "pyproject.toml"
@@ -141,6 +141,11 @@ def validate(spec: dataclasses.Field[Any], value: Any, origin: str, key: str) ->
         return value
     if not isinstance(value, str) or not value.strip():
         raise refuse()
+    if kind == "folder" and not _is_inside(value):
+        raise ConfigError(
+            f"{origin}: {key} must be a folder inside the source folder "
+            f"(relative, without '..'), not {value!r}"
+        )
     return value
 
 
@@ -151,6 +156,12 @@ def _expected(kind: str) -> str:
         "true or false": "true or false",
         "whole number, 1 or more": "a whole number, 1 or more",
     }.get(kind, "a non-empty string")
+
+
+def _is_inside(folder: str) -> bool:
+    """Whether ``folder`` is relative and never climbs out (generated pages stay in the docs)."""
+    path = PurePosixPath(folder.replace("\\", "/"))
+    return not path.is_absolute() and ".." not in path.parts and ":" not in folder
 
 
 def _is_dotted(text: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
-from refgen.analysis.failures import import_problem
+from refgen.analysis.failures import describe_error, import_problem
 from refgen.analysis.model import (
     HelperDoc,
     ModuleDoc,
@@ -182,7 +182,7 @@ class Project:
         except Exception as error:
             problem = Problem(
                 WarningKind.ANALYSIS,
-                f"cannot analyse: {type(error).__name__}: {error}",
+                f"cannot analyse: {describe_error(error)}",
                 None,
                 discovery.dotted_path(cls),
             )

@@ -463,3 +463,52 @@ def test_nothing_configured_exits_2_naming_the_pyproject(tmp_path: Path) -> None
     assert str(tmp_path / "pyproject.toml") in result.stderr
     assert "[tool.refgen]" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+NOISY = '''
+    """Noisy scenarios"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Noisy:
+        """A scenario whose figures drive a terminal."""
+
+        size: float = 1.0
+        """The size."""
+
+        @property
+        def label(self) -> str:
+            """A label with an escape sequence, a bell and a carriage return."""
+            return "red\\x1b[31m bell\\x07 back\\r over"
+'''
+
+NOISY_REGISTRY = '''
+    from noisy.mod import Noisy
+
+
+    class Registry:
+        """Named scenarios."""
+
+        Loud = Noisy(size=2.0)
+        """A loud one."""
+'''
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("show", "Loud"), ("show", "Noisy.label"), ("show", "Loud", "--page"), ("search", "Noisy")],
+)
+def test_terminal_output_never_carries_control_characters(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    project = write_scenario_project(
+        tmp_path, "noisy", {"mod": NOISY, "reg": NOISY_REGISTRY}, registry="reg.Registry"
+    )
+    options = ("--module", "noisy.mod", "--registry", "noisy.reg.Registry")
+    result = refgen(*options, *args, cwd=project.root, env={"PYTHONPATH": str(project.src)})
+    assert result.returncode == 0, result.stderr
+    assert not [c for c in result.stdout if ord(c) < 32 and c not in "\n"], repr(result.stdout)
+    if args[0] == "show":
+        assert "red\ufffd[31m bell\ufffd back\ufffd over" in result.stdout

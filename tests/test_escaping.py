@@ -90,6 +90,11 @@ HOSTILE_MODULE = '''
         return table["<img src=x onerror=alert(2)>"]
 
 
+    class BadMessage(Exception):
+        def __str__(self):
+            raise RuntimeError("the message itself fails")
+
+
     @dataclass(frozen=True)
     class Hostile:
         """A scenario whose figures are markup-like strings.
@@ -113,6 +118,16 @@ HOSTILE_MODULE = '''
         def tagged(self) -> str:
             """A literal in the equation."""
             return self.name + "<img src=x onerror=alert(4)>"
+
+        @property
+        def quoted(self) -> str:
+            """Straight quotes, a double dash and dots, exactly as computed."""
+            return '"straight"' + " and 'single' -- then..."
+
+        @property
+        def unprintable(self) -> float:
+            """Raises an error whose own message raises."""
+            raise BadMessage()
 
         @property
         def looked_up(self) -> str:
@@ -140,8 +155,13 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         {"hostile": HOSTILE_MODULE, "registry": HOSTILE_REGISTRY},
         registry="registry.Named",
     )
-    result = project.build("html", "-W", "--keep-going")
+    result = project.build("html", "--keep-going")
     assert result.returncode == 0, result.stderr
+    # The one warning: the property whose error cannot even describe itself.
+    [warning] = result.warnings
+    assert "Hostile.unprintable cannot be computed" in warning
+    assert "BadMessage: (its message cannot be shown: str() raised)" in warning
+    assert warning.startswith(f"{project.module_path('hostile')}:")
     return result.outdir
 
 
@@ -162,6 +182,12 @@ def test_markup_in_values_defaults_and_equations_is_shown_as_text(hostile_site: 
         assert not html.find_all("script", string=lambda s: s and "alert" in s), pages
         hrefs = [a.get("href", "") for a in html.find_all("a")]
         assert not [h for h in hrefs if "javascript:" in h], pages
+
+
+def test_values_are_shown_exactly_as_computed(hostile_site: Path) -> None:
+    page = read_html(hostile_site / "reference" / "pkgh.hostile" / "Hostile.html")
+    values = page.find("table", class_="refgen-values").get_text()
+    assert "\"straight\" and 'single' -- then..." in values  # no curly quotes or dashes
 
 
 def test_a_markup_headline_on_the_category_page_is_text(hostile_site: Path) -> None:

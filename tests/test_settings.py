@@ -35,6 +35,9 @@ ONE_CLASS = '''
         ("value_precision", "5", "a whole number, 1 or more"),
         ("run_examples", "yes", "true or false"),
         ("root", "", "a non-empty string"),
+        ("root", "../outside", "a folder inside the source folder"),
+        ("root", "/etc", "a folder inside the source folder"),
+        ("root", "api/../../up", "a folder inside the source folder"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_setting(key: str, value: object, expected: str) -> None:
@@ -69,6 +72,15 @@ def test_every_setting_is_a_sphinx_config_value() -> None:
 
     setup(Recorder())  # type: ignore[arg-type]
     assert registered == [f"{PREFIX}{spec.name}" for spec in setting_fields()]
+
+
+def test_an_unknown_refgen_name_in_conf_py_stops_the_build(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path, "tiny", {"models": ONE_CLASS}, conf_extra="refgen_valu_precision = 3\n"
+    )
+    result = project.build("html")
+    assert result.returncode != 0
+    assert "unknown setting(s) refgen_valu_precision" in result.stderr
 
 
 def test_a_bad_conf_py_value_stops_the_build_naming_the_setting(tmp_path: Path) -> None:

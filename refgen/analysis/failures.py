@@ -82,7 +82,7 @@ def import_problem(
     frame = candidates[-1] if candidates else None
     location = SourceLocation(frame.filename, frame.lineno or 1) if frame else None
     subject = module_name
-    detail = f"{type(error).__name__}: {error}"
+    detail = describe_error(error)
     if frame is not None:
         name = _statement_name(read, frame.filename, frame.lineno or 1)
         if name:
@@ -91,3 +91,12 @@ def import_problem(
             detail += f" (raised at {frames[-1].filename}:{frames[-1].lineno})"
     message = f"cannot import {what} {module_name!r}: {detail}"
     return Problem(WarningKind.IMPORT, message, location, subject)
+
+
+def describe_error(error: BaseException) -> str:
+    """``Type: message``; an exception whose own message raises is described by its type."""
+    try:
+        message = str(error)
+    except Exception:
+        message = "(its message cannot be shown: str() raised)"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__

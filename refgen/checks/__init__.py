@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from refgen.analysis.failures import describe_error
 from refgen.analysis.model import HelperDoc, WarningKind
 from refgen.checks.findings import CheckKind, Finding, finding, from_problem
 from refgen.checks.metadata import lint_scenario
@@ -54,7 +55,7 @@ def run_checks(project: Project) -> CheckReport:
         try:
             helpers.update((h.qualname, h) for h in project.helpers_of(module_name))
         except Exception as error:  # user code: report, never crash
-            message = f"cannot read helper module: {error}"
+            message = f"cannot read helper module: {describe_error(error)}"
             findings.append(finding(WarningKind.IMPORT, message, None, module_name))
     for helper in helpers.values():
         findings += [from_problem(p) for p in helper.docstring.problems]

@@ -20,6 +20,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from refgen.render.markup import printable
+
 
 def parser() -> argparse.ArgumentParser:
     from refgen import __version__
@@ -88,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return status
     except CliError as error:
-        print(str(error), file=sys.stderr)
+        print(printable(str(error)), file=sys.stderr)
         return error.status
     except BrokenPipeError:  # `refgen export --json | head`: the reader left early
         import os

@@ -27,6 +27,7 @@ from refgen.analysis.model import (
 )
 from refgen.config import ConfigError, Settings, load_settings
 from refgen.project import Project
+from refgen.render.markup import printable
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -279,7 +280,11 @@ def names(items: Iterable[str]) -> str:
 
 
 def emit(lines: Iterable[str]) -> None:
-    """Print ``lines`` to standard output (nothing at all when there are none)."""
-    text = "\n".join(lines)
+    """Print ``lines`` to standard output (nothing at all when there are none).
+
+    Control characters in the data (escape sequences, bells, carriage returns)
+    are replaced, so nothing a scenario computes can drive the terminal.
+    """
+    text = "\n".join(printable(line) for line in lines)
     if text:
         sys.stdout.write(text + "\n")

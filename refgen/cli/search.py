@@ -15,12 +15,13 @@ from refgen.cli.common import (
     table,
 )
 from refgen.project import Project
+from refgen.render.markup import printable
 
 
 def run(args: argparse.Namespace) -> int:
     rows = search_rows(build_project(args), args.word)
     if not rows:
-        print(f"refgen: nothing matches {args.word!r}", file=sys.stderr)
+        print(printable(f"refgen: nothing matches {args.word!r}"), file=sys.stderr)
         return EXIT_NOT_FOUND
     emit(table(rows, indent=""))
     return EXIT_OK

@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from refgen.analysis.failures import describe_error
 from refgen.analysis.model import (
     DerivedDoc,
     Docstring,
@@ -191,7 +192,7 @@ def attribute_equation(project: Project, derived: DerivedDoc) -> list[str]:
         try:
             helper = project.helper(path)
         except Exception as error:  # user code: say so, keep going
-            lines.append(f"  {path} (cannot be read: {type(error).__name__}: {error})")
+            lines.append(f"  {path} (cannot be read: {describe_error(error)})")
             continue
         lines.append(f"  {helper.qualname} ({where(helper.location)})")
         stated = helper.docstring.note("Equation")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from refgen.analysis.failures import describe_error
 from refgen.analysis.model import RegistryEntryDoc, ScenarioDoc
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def unavailable(scenario: ScenarioDoc, instance: Any, name: str, error: Exceptio
     if missing:
         reason = f"needs {', '.join(missing)}, which this scenario does not give"
     else:
-        reason = f"{type(error).__name__}: {error}"
+        reason = describe_error(error)
     return Value(name, NOT_AVAILABLE, False, reason, missing)
 
 
@@ -121,8 +122,9 @@ def compute(
         return unavailable(scenario, instance, name, error)
     try:
         return Value(name, format_value(raw, spec, precision))
-    except (TypeError, ValueError) as error:
-        return Value(name, NOT_AVAILABLE, False, f"cannot format with {spec!r}: {error}")
+    except Exception as error:  # a value whose __format__ or __str__ raises is the user's bug
+        how = f"with {spec!r}" if spec else "as text"
+        return Value(name, NOT_AVAILABLE, False, f"cannot format {how}: {describe_error(error)}")
 
 
 def entry_values(
@@ -161,7 +163,7 @@ def quote(project: Project, text: str) -> Quote:
         instance = project.resolve(f"{registry}.{entry}")
         scenario = project.cache.scenario(type(instance))
     except Exception as error:
-        reason = f"no registry scenario {entry!r} in {registry} ({type(error).__name__}: {error})"
+        reason = f"no registry scenario {entry!r} in {registry} ({describe_error(error)})"
         return Quote(None, problem=reason)
     if attribute not in scenario.attribute_names:
         return Quote(

@@ -6,7 +6,8 @@ Sphinx's writers escape) or through this module: MathML and SVG are built as
 plain data, and :func:`serialize` is the only place they become markup.
 :func:`escape` serves the rare string that must be written by hand.
 Characters XML cannot carry (control characters) are replaced, so no data can
-break the document it is placed in.
+break the document it is placed in; :func:`printable` does the same for text
+printed to a terminal.
 """
 
 from __future__ import annotations
@@ -16,12 +17,19 @@ import xml.etree.ElementTree as ET
 from html import escape as _html_escape
 
 _NOT_XML_CHARACTER = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _INTERNAL_HREF = re.compile(r"^#[^\s\"'<>]*$")
 
 
 def xml_safe(text: str) -> str:
     """``text`` with the characters XML 1.0 cannot carry replaced by U+FFFD."""
     return _NOT_XML_CHARACTER.sub("\ufffd", text)
+
+
+def printable(text: str) -> str:
+    """``text`` for a terminal: control characters (escape sequences, bells, carriage
+    returns) replaced by U+FFFD; line breaks and tabs kept."""
+    return _CONTROL.sub("\ufffd", text)
 
 
 def escape(text: str) -> str:

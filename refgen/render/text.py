@@ -8,20 +8,14 @@ equation stands beside them), as are tables of contents.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Iterable
 
 from refgen.render import blocks as b
+from refgen.render.markup import printable
 
 WIDTH = 88
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 UNDERLINES = "=-~^"
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters (escape sequences, bells, carriage returns) replaced."""
-    return _CONTROL.sub("\ufffd", text)
 
 
 def inline_text(item: b.Inline) -> str:

@@ -15,6 +15,7 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from refgen.analysis import discovery
+from refgen.analysis.failures import describe_error
 from refgen.analysis.model import ScenarioDoc, WarningKind
 from refgen.evaluate.values import EntryValues
 from refgen.project import Project
@@ -43,7 +44,7 @@ class PageDirective(SphinxDirective):
         except Exception as error:  # the user's code: one warning, the rest of the site builds
             warn(
                 self.failure_kind,
-                f"cannot document {self.arguments[0]}: {type(error).__name__}: {error}",
+                f"cannot document {self.arguments[0]}: {describe_error(error)}",
                 self.get_location(),
             )
             return []

@@ -77,6 +77,18 @@ def settings_of(config: Config) -> Settings:
 
 
 def check_settings(app: Sphinx, config: Config) -> None:
+    """Refuse a bad value, and a ``refgen_`` name that is no setting (a typo would be ignored)."""
+    declared = {f"{PREFIX}{spec.name}" for spec in setting_fields()}
+    unknown = sorted(
+        name
+        for name in getattr(config, "_raw_config", {})
+        if name.startswith(PREFIX) and name not in declared
+    )
+    if unknown:
+        raise SphinxConfigError(
+            f"conf.py: unknown setting(s) {', '.join(unknown)}; "
+            f"known settings are {', '.join(sorted(declared))}"
+        )
     settings_of(config)
 
 

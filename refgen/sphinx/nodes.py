@@ -56,10 +56,12 @@ class NodeBuilder:
         self.directive = directive
         self.env = directive.env
         self.document = directive.state.document
+        self.page_location: SourceLocation | None = None
 
     # ------------------------------------------------------------------ pages
 
     def page(self, page: b.Page) -> list[nodes.Node]:
+        self.page_location = page.location
         if page.module:
             self.env.ref_context["py:module"] = page.module
         section = self._section(page.title, page.blocks)
@@ -72,9 +74,11 @@ class NodeBuilder:
     def block(self, item: b.Block) -> list[nodes.Node]:
         match item:
             case b.Paragraph():
-                return [
-                    nodes.paragraph("", "", *self.inlines(item.inlines), classes=list(item.classes))
-                ]
+                # Data is shown exactly as computed: no curly quotes, dashes or ellipses.
+                paragraph = nodes.paragraph("", "", *self.inlines(item.inlines))
+                paragraph["classes"] = list(item.classes)
+                paragraph["support_smartquotes"] = False
+                return [paragraph]
             case b.Prose():
                 return self.prose(item)
             case b.CodeBlock():
@@ -182,7 +186,9 @@ class NodeBuilder:
         parsed: list[nodes.Node] = []
         for paragraph, line in paragraphs:
             inline, messages = self.directive.parse_inline(paragraph, lineno=line)
-            parsed += [nodes.paragraph(paragraph, "", *inline), *messages]
+            node = nodes.paragraph(paragraph, "", *inline)
+            locate_references([node], SourceLocation(path, line + 1), replace=True)
+            parsed += [node, *messages]
         return parsed
 
     # ------------------------------------------------------------------ structure
@@ -244,8 +250,13 @@ class NodeBuilder:
 
     def _py_object(self, item: b.PyObject) -> list[nodes.Node]:
         if item.objtype in ("attribute", "property"):
-            return self._attribute(item)
-        return self._domain_directive(item)
+            built = self._attribute(item)
+        else:
+            built = self._domain_directive(item)
+        page = self.page_location
+        if item.location is not None and page is not None and item.location.path == page.path:
+            locate_references(built, item.location)  # an entry of this file: at its own line
+        return built
 
     def _domain_directive(self, item: b.PyObject) -> list[nodes.Node]:
         """Run the Python domain's own directive (class, function, module) on the signature."""
@@ -323,12 +334,15 @@ class NodeBuilder:
             return [index, description]
         section = nodes.section()
         section += nodes.title(attribute, attribute)
+        section["names"].append(nodes.fully_normalize_name(attribute))
         self.document.note_implicit_target(section, section)
         section += [index, description]
         return [section]
 
 
-def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
+def locate_references(
+    roots: Iterable[nodes.Node], location: SourceLocation, replace: bool = False
+) -> None:
     """Give the links refgen made the page's Python file and line.
 
     A link that cannot be resolved is reported (under ``nitpicky``) there: at the
@@ -338,7 +352,7 @@ def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> 
         if not isinstance(root, nodes.Element):
             continue
         for node in root.findall(addnodes.pending_xref):
-            if node.source is None:
+            if replace or node.source is None:
                 node.source, node.line = location.path, location.line
 
 
@@ -363,7 +377,11 @@ def cell_text(cell: b.Cell) -> str:
     parts = []
     for block in cell:
         if isinstance(block, b.Paragraph):
-            parts += [getattr(item, "text", getattr(item, "label", "")) for item in block.inlines]
+            for item in block.inlines:
+                shown = getattr(item, "text", getattr(item, "label", ""))
+                # the text builder puts code (and links shown as code) in quotes
+                quoted = isinstance(item, b.Code | b.AnchorLink) or getattr(item, "code", False)
+                parts.append(f'"{shown}"' if quoted else shown)
         elif isinstance(block, b.Prose):
             parts.append(block.text)
     return " ".join(" ".join(parts).split())

@@ -44,6 +44,7 @@ class ScenarioValueRole(SphinxRole):
             )
             return fallback, []
         text = nodes.inline(quoted.value.text, quoted.value.text, classes=["refgen-value"])
+        text["support_smartquotes"] = False  # the value exactly as computed
         reference = addnodes.pending_xref(
             self.rawtext,
             text,
