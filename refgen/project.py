@@ -34,7 +34,6 @@ from refgen.analysis.model import (
 )
 from refgen.config import Settings
 from refgen.evaluate import values
-from refgen.evaluate.examples import ExampleRun, run_examples
 from refgen.evaluate.values import EntryValues, Quote, Value
 from refgen.render.math_elements import UnitSymbols
 
@@ -250,10 +249,6 @@ class Project:
     def quote(self, text: str) -> Quote:
         """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose."""
         return values.quote(self, text)
-
-    def run_examples(self, scenario: ScenarioDoc) -> ExampleRun | None:
-        block = scenario.docstring.examples
-        return run_examples(block, scenario.qualname) if block is not None else None
 
     # ------------------------------------------------------------------ pages
 
