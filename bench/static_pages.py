@@ -68,6 +68,11 @@ def block(item: b.Block, depth: int) -> list[str]:
                 body = blocks(field.body, depth)
                 lines += [f":{escaped(field.label)}:", *indent(body)]
             return [*lines, ""]
+        case b.Definitions():
+            lines = []
+            for term, body in item.items:
+                lines += [escaped(term), *indent(blocks(body, depth))]
+            return [*lines, ""]
         case b.BulletList():
             lines = []
             for entry in item.items:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -34,9 +33,6 @@ EXIT_NOT_FOUND = 1
 """Unknown name, no search match, or check findings."""
 EXIT_USAGE = 2
 """Bad arguments, no configuration, or configured code that cannot be imported."""
-
-WIDTH = 88
-"""Column at which ``show`` wraps prose."""
 
 
 class CliError(Exception):
@@ -240,43 +236,6 @@ def shown_path(path: str) -> str:
 def where(location: SourceLocation | None) -> str:
     """``file:line``, the file as :func:`shown_path` gives it."""
     return f"{shown_path(location.path)}:{location.line}" if location else "(unknown location)"
-
-
-def wrap(text: str, indent: str = "  ", hanging: str | None = None) -> list[str]:
-    """Paragraphs of ``text`` wrapped at :data:`WIDTH`; continuation lines get ``hanging``."""
-    lines: list[str] = []
-    for paragraph in text.split("\n\n"):
-        if lines:
-            lines.append("")
-        lines.extend(
-            textwrap.wrap(
-                " ".join(paragraph.split()),
-                WIDTH,
-                initial_indent=indent,
-                subsequent_indent=indent if hanging is None else hanging,
-                break_on_hyphens=False,
-            )
-            or [indent.rstrip()]
-        )
-    return lines
-
-
-def table(rows: Iterable[tuple[str, ...]], indent: str = "  ") -> list[str]:
-    """Rows as columns padded to the widest cell; the last column is not padded."""
-    rows = list(rows)
-    if not rows:
-        return []
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    lines = []
-    for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        lines.append((indent + "  ".join([*cells, row[-1]])).rstrip())
-    return lines
-
-
-def names(items: Iterable[str]) -> str:
-    """``a, b, c``, or ``nothing``."""
-    return ", ".join(items) or "nothing"
 
 
 def emit(lines: Iterable[str]) -> None:

@@ -12,10 +12,11 @@ from refgen.cli.common import (
     emit,
     registry,
     scenarios,
-    table,
 )
 from refgen.project import Project
 from refgen.render.markup import printable
+from refgen.render.summaries import search_results
+from refgen.render.text import SummaryWriter
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print(printable(f"refgen: nothing matches {args.word!r}"), file=sys.stderr)
         return EXIT_NOT_FOUND
-    emit(table(rows, indent=""))
+    emit(SummaryWriter().page(search_results(rows)))
     return EXIT_OK
 
 

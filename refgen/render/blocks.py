@@ -123,6 +123,13 @@ class FieldList:
 
 
 @dataclass(frozen=True)
+class Definitions:
+    """Terms, each with the blocks that describe it."""
+
+    items: tuple[tuple[str, tuple[Block, ...]], ...]
+
+
+@dataclass(frozen=True)
 class BulletList:
     items: tuple[tuple[Block, ...], ...]
     classes: tuple[str, ...] = ()
@@ -188,6 +195,7 @@ Block = (
     | CodeBlock
     | Markup
     | FieldList
+    | Definitions
     | BulletList
     | Table
     | Rubric
@@ -206,6 +214,12 @@ class Page:
     location: SourceLocation
     module: str | None = None
     """The Python module that names on the page are relative to (``py:currentmodule``)."""
+
+
+SUBTITLE = "refgen-subtitle"
+"""Class of the paragraphs right under a title that say what the object is and where."""
+HANGING = "refgen-hanging"
+"""Class of a paragraph whose continuation lines a terminal indents (a long note)."""
 
 
 def text(*parts: str | Inline) -> Paragraph:

@@ -1,9 +1,11 @@
 """Pages as terminal text: the same blocks the site shows, walked into wrapped lines.
 
-Used by ``refgen show --page``. Every string is data and printed as such;
-control characters are replaced, so nothing a scenario computes can move the
-cursor or recolour the terminal. MathML and SVG are left out (the code of each
-equation stands beside them), as are tables of contents.
+:class:`TextWriter` prints a whole page (``refgen show --page``);
+:class:`SummaryWriter` prints the command line's compact summaries
+(``refgen show``, ``refgen search``). Every string is data and printed as
+such; control characters are replaced, so nothing a scenario computes can move
+the cursor or recolour the terminal. MathML and SVG are left out (the code of
+each equation stands beside them), as are tables of contents.
 """
 
 from __future__ import annotations
@@ -93,6 +95,14 @@ class TextWriter:
                     lines.append(f"{indent}{printable(field.label)}: {first}".rstrip())
                     lines += [line for line in body[1:] if line]
                 return [*lines, ""]
+            case b.Definitions():
+                shown: list[str] = []
+                for term, described in item.items:
+                    shown.append(indent + printable(term))
+                    shown += [
+                        line for line in self.blocks(described, indent + "    ", depth) if line
+                    ]
+                return [*shown, ""]
             case b.BulletList():
                 lines = []
                 for entry in item.items:
@@ -132,3 +142,109 @@ class TextWriter:
     def _cell(self, cell: b.Cell) -> str:
         texts = [line.strip() for line in self.blocks(cell, "", 1) if line.strip()]
         return printable(" ".join(texts))
+
+
+class SummaryWriter:
+    """Blocks as the command line's compact summaries (``refgen show``, ``refgen search``).
+
+    The title stands alone; subtitle paragraphs follow it indented; top-level
+    blocks are separated by one blank line; a section's content is indented
+    under its title with no blank lines; a table has no header when its header
+    is empty; a field's first block follows its label.
+    """
+
+    def __init__(self, width: int = WIDTH) -> None:
+        self.width = width
+
+    def page(self, page: b.Page) -> list[str]:
+        lines = [printable(page.title)] if page.title else []
+        lines += [
+            "  " + _paragraph_text(item)
+            for item in page.blocks
+            if isinstance(item, b.Paragraph) and _is_subtitle(item)
+        ]
+        groups = [self.block(item, "") for item in page.blocks if not _is_subtitle(item)]
+        for group in groups:
+            if lines:
+                lines.append("")
+            lines += group
+        return [printable(line) for line in lines]
+
+    def blocks(self, items: Iterable[b.Block], indent: str) -> list[str]:
+        return [line for item in items for line in self.block(item, indent)]
+
+    def block(self, item: b.Block, indent: str) -> list[str]:
+        match item:
+            case b.Paragraph():
+                hanging = indent + "  " if b.HANGING in item.classes else indent
+                return _wrap_hanging(_paragraph_text(item), indent, hanging, self.width)
+            case b.Prose():
+                return _wrap_hanging(item.text, indent, indent, self.width)
+            case b.CodeBlock():
+                return [indent + line for line in item.text.split("\n")]
+            case b.Section():
+                return [indent + item.title, *self.blocks(item.blocks, indent + "  ")]
+            case b.FieldList():
+                return [line for field in item.fields for line in self._field(field, indent)]
+            case b.Definitions():
+                lines = []
+                for term, body in item.items:
+                    lines += [indent + term, *self.blocks(body, indent + "    ")]
+                return lines
+            case b.Table():
+                return self._table(item, indent)
+        return TextWriter(self.width).block(item, indent, 1)
+
+    def _field(self, field: b.Field, indent: str) -> list[str]:
+        label = f"{field.label}: "
+        first, *rest = field.body or (b.text(),)
+        if isinstance(first, b.CodeBlock):
+            head, *tail = first.text.split("\n")
+            lines = [indent + label + head, *(indent + " " * len(label) + line for line in tail)]
+        else:
+            text = _paragraph_text(first) if isinstance(first, b.Paragraph) else ""
+            lines = _wrap_hanging(label + text, indent, indent + "  ", self.width)
+        return lines + self.blocks(rest, indent + "  ")
+
+    def _table(self, table: b.Table, indent: str) -> list[str]:
+        rows = [[_cell_text(cell) for cell in row] for row in table.rows]
+        if table.header:
+            rows.insert(0, [_cell_text(cell) for cell in table.header])
+        if not rows:
+            return []
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+        return [
+            (
+                indent
+                + "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]])
+            ).rstrip()
+            for row in rows
+        ]
+
+
+def _is_subtitle(item: b.Block) -> bool:
+    return isinstance(item, b.Paragraph) and b.SUBTITLE in item.classes
+
+
+def _paragraph_text(item: b.Paragraph) -> str:
+    return "".join(inline_text(i) for i in item.inlines)
+
+
+def _cell_text(cell: b.Cell) -> str:
+    return " ".join(_paragraph_text(p) for p in cell if isinstance(p, b.Paragraph))
+
+
+def _wrap_hanging(text: str, indent: str, hanging: str, width: int) -> list[str]:
+    """Paragraphs of ``text`` wrapped, continuation lines after ``hanging``."""
+    lines: list[str] = []
+    for paragraph in text.split("\n\n"):
+        if lines:
+            lines.append("")
+        lines += textwrap.wrap(
+            " ".join(paragraph.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=hanging,
+            break_on_hyphens=False,
+        ) or [indent.rstrip()]
+    return lines

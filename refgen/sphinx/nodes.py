@@ -90,6 +90,14 @@ class NodeBuilder:
                 return [refgen_markup(markup=serialize(item.element), classes=classes)]
             case b.FieldList():
                 return [self._field_list(item)]
+            case b.Definitions():
+                entries = [
+                    nodes.definition_list_item(
+                        "", nodes.term(term, term), nodes.definition("", *self.blocks(body))
+                    )
+                    for term, body in item.items
+                ]
+                return [nodes.definition_list("", *entries)]
             case b.BulletList():
                 items = [nodes.list_item("", *self.blocks(body)) for body in item.items]
                 return [nodes.bullet_list("", *items, bullet="-", classes=list(item.classes))]
