@@ -23,6 +23,7 @@ from typing import Any
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.failures import describe_error, import_problem
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
     HelperDoc,
     ModuleDoc,
@@ -88,12 +89,13 @@ class Project:
             return self
         self._loaded = True
         for name in self.progress(list(dict.fromkeys(self.settings.modules))):
-            try:
-                self._modules[name] = discovery.import_module(name)
-            except Exception as error:  # user code: report, never crash
+            module, error = call_user_code(discovery.import_module, name)
+            if error is not None:  # user code: report, never crash
                 self._problems.append(import_problem(self.cache.module_source, name, error))
                 continue
-            self._classes.extend(discovery.scenario_classes(self._modules[name]))
+            assert module is not None
+            self._modules[name] = module
+            self._classes.extend(discovery.scenario_classes(module))
         self._load_registry()
         return self
 
@@ -101,9 +103,8 @@ class Project:
         path = self.settings.registry
         if not path:
             return
-        try:
-            self._registry = self.cache.registry(path)
-        except Exception as error:  # a failing entry must not take the site down
+        registry, error = call_user_code(self.cache.registry, path)
+        if error is not None:  # a failing entry must not take the site down
             module = path.rpartition(".")[0]
             self._problems.append(
                 import_problem(
@@ -112,9 +113,11 @@ class Project:
             )
             self._registry_failed = True
             return
+        assert registry is not None
+        self._registry = registry
         if not self.settings.modules:
             # Only a registry configured: document the classes its entries instantiate.
-            for entry in self._registry.entries:
+            for entry in registry.entries:
                 cls = discovery.resolve(entry.scenario)
                 if cls not in self._classes:
                     self._classes.append(cls)
@@ -176,9 +179,8 @@ class Project:
         return found
 
     def _analysed(self, cls: type) -> ScenarioDoc | None:
-        try:
-            return self.scenario(cls)
-        except Exception as error:
+        doc, error = call_user_code(self.scenario, cls)
+        if error is not None:
             problem = Problem(
                 WarningKind.ANALYSIS,
                 f"cannot analyse: {describe_error(error)}",
@@ -188,6 +190,7 @@ class Project:
             if problem not in self._problems:
                 self._problems.append(problem)
             return None
+        return doc
 
     def module(self, name: str) -> ModuleDoc:
         return self.cache.module(name)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from refgen.analysis import discovery
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.members import SourceReader, class_sources
 from refgen.analysis.model import DerivedDoc
 from refgen.analysis.source import imported_modules
@@ -17,8 +17,9 @@ def source_files(reader: SourceReader, cls: type, derived: Iterable[DerivedDoc])
     """Files an edit to which can change what the page of ``cls`` shows."""
     files = {klass.module.path for klass in class_sources(reader, cls) if klass.module}
     for helper in {h for d in derived for h in d.equation.helpers}:
-        with contextlib.suppress(Exception):
-            files.add(discovery.source_file(discovery.resolve(helper)) or "")
+        target, error = call_user_code(discovery.resolve, helper)
+        if error is None:
+            files.add(discovery.source_file(target) or "")
     module = sys.modules.get(cls.__module__)
     own = class_sources(reader, cls)[0].module if class_sources(reader, cls) else None
     if module is not None and own is not None:

@@ -97,6 +97,6 @@ def describe_error(error: BaseException) -> str:
     """``Type: message``; an exception whose own message raises is described by its type."""
     try:
         message = str(error)
-    except Exception:
+    except (Exception, SystemExit, GeneratorExit):
         message = "(its message cannot be shown: str() raised)"
     return f"{type(error).__name__}: {message}" if message else type(error).__name__

@@ -11,6 +11,7 @@ from typing import Any
 from refgen.analysis import discovery
 from refgen.analysis.docstrings import parse_docstring
 from refgen.analysis.equations import extract_steps
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import EquationStep, HelperDoc, ModuleDoc, ScenarioDoc, SourceLocation
 from refgen.analysis.source import ModuleSource, docstring_node, find_function
 
@@ -89,9 +90,8 @@ def helper_modules(scenarios: Iterable[ScenarioDoc]) -> list[str]:
 
 def _defining_module(dotted: str) -> str | None:
     """The module that defines the function ``dotted`` names (not a class or method)."""
-    try:
-        target = discovery.resolve(dotted)
-    except Exception:
+    target, error = call_user_code(discovery.resolve, dotted)
+    if error is not None:
         return None
     if inspect.isfunction(target) and "." not in target.__qualname__:
         return str(target.__module__)

@@ -11,6 +11,7 @@ from typing import Any
 from refgen.analysis import discovery
 from refgen.analysis.dependencies import in_package
 from refgen.analysis.docstrings import parse_docstring, summary
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Docstring, RegistryDoc, RegistryEntryDoc, SourceLocation
 from refgen.analysis.modules import Reader, object_source
 from refgen.analysis.source import (
@@ -69,9 +70,8 @@ def registry_files(read: Reader, registry_path: str) -> tuple[str, ...]:
     """
     parts = registry_path.split(".")
     files = {discovery.module_file(".".join(parts[:i])) for i in range(1, len(parts))}
-    try:
-        registry = discovery.resolve(registry_path)
-    except Exception as error:
+    registry, error = call_user_code(discovery.resolve, registry_path)
+    if error is not None:
         frames = traceback.extract_tb(error.__traceback__)
         files |= {str(Path(f.filename).resolve()) for f in frames if Path(f.filename).is_file()}
         top = parts[0]

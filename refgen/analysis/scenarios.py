@@ -12,6 +12,8 @@ from refgen.analysis import discovery
 from refgen.analysis.dependencies import source_files
 from refgen.analysis.docstrings import parse_docstring, summary
 from refgen.analysis.equations import extract_equation
+from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.members import (
     ClassSource,
     DeclaredProperty,
@@ -151,13 +153,13 @@ def _canonical_references(
         if reference.target is None:
             references.append(reference)
             continue
-        try:
-            target = discovery.resolve(reference.target)
-        except (ImportError, AttributeError):
+        target, error = call_user_code(discovery.resolve, reference.target)
+        if error is not None:
             problems.append(
                 Problem(
                     WarningKind.REFERENCE,
-                    f"implementation reference {reference.target!r} cannot be imported",
+                    f"implementation reference {reference.target!r} cannot be imported: "
+                    f"{describe_error(error)}",
                     location,
                     subject,
                 )

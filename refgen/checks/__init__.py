@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import HelperDoc, WarningKind
 from refgen.checks.findings import CheckKind, Finding, finding, from_problem
 from refgen.checks.metadata import lint_scenario
@@ -52,9 +53,10 @@ def run_checks(project: Project) -> CheckReport:
         findings += unit_findings(project, scenario)
     helpers: dict[str, HelperDoc] = {}
     for module_name in project.helper_modules():
-        try:
-            helpers.update((h.qualname, h) for h in project.helpers_of(module_name))
-        except Exception as error:  # user code: report, never crash
+        found, error = call_user_code(project.helpers_of, module_name)
+        if found is not None:
+            helpers.update((h.qualname, h) for h in found)
+        if error is not None:  # user code: report, never crash
             message = f"cannot read helper module: {describe_error(error)}"
             findings.append(finding(WarningKind.IMPORT, message, None, module_name))
     for helper in helpers.values():

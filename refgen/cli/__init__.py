@@ -19,6 +19,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from refgen.render.markup import printable
 
@@ -48,6 +49,11 @@ def parser() -> argparse.ArgumentParser:
         epilog="Configuration: [tool.refgen] modules and registry in the nearest pyproject.toml.",
     )
     main_parser.add_argument("--version", action="version", version=f"refgen {__version__}")
+    main_parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an unexpected error, print the Python traceback too",
+    )
     commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     show = commands.add_parser(
         "show",
@@ -82,21 +88,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout.encoding and sys.stdout.encoding.lower().replace("-", "") != "utf8":
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     args = parser().parse_args(argv)
-    from refgen.cli.common import EXIT_NOT_FOUND, CliError  # after parsing: --help stays quick
+    from refgen.analysis.failures import describe_error
+    from refgen.analysis.guard import call_user_code
+    from refgen.cli.common import EXIT_NOT_FOUND, EXIT_USAGE, CliError  # after parsing
 
-    try:
-        command = importlib.import_module(f"refgen.cli.{args.command}")
-        status: int = command.run(args)
-        sys.stdout.flush()
-        return status
-    except CliError as error:
+    command = importlib.import_module(f"refgen.cli.{args.command}")
+    status, error = call_user_code(_run, command, args)
+    if error is None:
+        return int(status or 0)
+    if isinstance(error, CliError):
         print(printable(str(error)), file=sys.stderr)
         return error.status
-    except BrokenPipeError:  # `refgen export --json | head`: the reader left early
+    if isinstance(error, BrokenPipeError):  # `refgen export --json | head`: the reader left
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_NOT_FOUND
+    # Scenario code raised something the command did not expect (SystemExit included):
+    # one line, no traceback unless asked for.
+    if getattr(args, "debug", False):
+        import traceback
+
+        traceback.print_exception(error, file=sys.stderr)
+    hint = "" if getattr(args, "debug", False) else " (--debug shows the traceback)"
+    print(printable(f"refgen: {describe_error(error)}{hint}"), file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _run(command: Any, args: argparse.Namespace) -> int:
+    status: int = command.run(args)
+    sys.stdout.flush()
+    return status
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ from __future__ import annotations
 import doctest
 from dataclasses import dataclass
 
+from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ExampleBlock, SourceLocation
 
 OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -61,8 +63,14 @@ class _CollectingRunner(doctest.DocTestRunner):
         super().__init__(verbose=False, optionflags=OPTION_FLAGS)
         self.subject = subject
         self.collected: list[ExampleFailure] = []
+        self.started: list[doctest.Example] = []
+        self.current: doctest.Example | None = None
 
-    def _record(self, test: doctest.DocTest, example: doctest.Example, got: str) -> None:
+    def report_start(self, out, test, example):  # type: ignore[no-untyped-def]
+        self.current = example
+        self.started.append(example)
+
+    def record(self, test: doctest.DocTest, example: doctest.Example, got: str) -> None:
         line = (test.lineno or 0) + example.lineno + 1
         self.collected.append(
             ExampleFailure(
@@ -75,11 +83,11 @@ class _CollectingRunner(doctest.DocTestRunner):
         )
 
     def report_failure(self, out, test, example, got):  # type: ignore[no-untyped-def]
-        self._record(test, example, got)
+        self.record(test, example, got)
 
     def report_unexpected_exception(self, out, test, example, exc_info):  # type: ignore[no-untyped-def]
         exception_type, exception, _ = exc_info
-        self._record(test, example, f"{exception_type.__name__}: {exception}\n")
+        self.record(test, example, f"{exception_type.__name__}: {exception}\n")
 
 
 def run_examples(block: ExampleBlock, subject: str) -> ExampleRun:
@@ -87,5 +95,10 @@ def run_examples(block: ExampleBlock, subject: str) -> ExampleRun:
     parser = doctest.DocTestParser()
     test = parser.get_doctest(block.text, {}, subject, block.location.path, block.location.line - 1)
     runner = _CollectingRunner(subject)
-    result = runner.run(test, out=lambda _text: None, clear_globs=True)
+    result, error = call_user_code(runner.run, test, None, lambda _text: None, True)
+    if error is not None:  # doctest lets KeyboardInterrupt through; the example raised it
+        if runner.current is not None:
+            runner.record(test, runner.current, describe_error(error) + "\n")
+        return ExampleRun(subject, len(runner.started), tuple(runner.collected))
+    assert result is not None
     return ExampleRun(subject, result.attempted, tuple(runner.collected))

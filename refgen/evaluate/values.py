@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import RegistryEntryDoc, ScenarioDoc
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def _missing_inputs(scenario: ScenarioDoc, instance: Any, name: str) -> list[str
     return sorted(missing)
 
 
-def unavailable(scenario: ScenarioDoc, instance: Any, name: str, error: Exception) -> Value:
+def unavailable(scenario: ScenarioDoc, instance: Any, name: str, error: BaseException) -> Value:
     """A value that raised, with the reason: a missing input, or the error itself."""
     missing = tuple(_missing_inputs(scenario, instance, name))
     if missing:
@@ -116,15 +117,14 @@ def compute(
     precision: int = DEFAULT_PRECISION,
 ) -> Value:
     """One attribute of ``instance`` as a :class:`Value`."""
-    try:
-        raw = getattr(instance, name)
-    except Exception as error:  # a scenario's own bug must not stop the reference
+    raw, error = call_user_code(getattr, instance, name)
+    if error is not None:  # a scenario's own bug, even SystemExit, must not stop the reference
         return unavailable(scenario, instance, name, error)
-    try:
-        return Value(name, format_value(raw, spec, precision))
-    except Exception as error:  # a value whose __format__ or __str__ raises is the user's bug
+    shown, failure = call_user_code(format_value, raw, spec, precision)
+    if failure is not None:  # a value whose __format__ or __str__ raises is the user's bug
         how = f"with {spec!r}" if spec else "as text"
-        return Value(name, NOT_AVAILABLE, False, f"cannot format {how}: {describe_error(error)}")
+        return Value(name, NOT_AVAILABLE, False, f"cannot format {how}: {describe_error(failure)}")
+    return Value(name, str(shown))
 
 
 def entry_values(
@@ -159,12 +159,14 @@ def quote(project: Project, text: str) -> Quote:
     entry, _, attribute = target.strip().rpartition(".")
     if not registry or not entry:
         return Quote(None, problem="write Entry.attribute and set a registry")
-    try:
-        instance = project.resolve(f"{registry}.{entry}")
-        scenario = project.cache.scenario(type(instance))
-    except Exception as error:
+    instance, error = call_user_code(project.resolve, f"{registry}.{entry}")
+    scenario = None
+    if error is None:
+        scenario, error = call_user_code(project.cache.scenario, type(instance))
+    if error is not None:
         reason = f"no registry scenario {entry!r} in {registry} ({describe_error(error)})"
         return Quote(None, problem=reason)
+    assert scenario is not None
     if attribute not in scenario.attribute_names:
         return Quote(
             None,

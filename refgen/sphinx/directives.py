@@ -16,6 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from refgen.analysis import discovery
 from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ScenarioDoc, WarningKind
 from refgen.evaluate.values import EntryValues
 from refgen.project import Project
@@ -39,15 +40,15 @@ class PageDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         project = project_of(self.env)
-        try:
-            page = self.page(project)
-        except Exception as error:  # the user's code: one warning, the rest of the site builds
+        page, error = call_user_code(self.page, project)
+        if error is not None:  # the user's code: one warning, the rest of the site builds
             warn(
                 self.failure_kind,
                 f"cannot document {self.arguments[0]}: {describe_error(error)}",
                 self.get_location(),
             )
             return []
+        assert page is not None
         return NodeBuilder(self).page(page)
 
     def page(self, project: Project) -> Page:

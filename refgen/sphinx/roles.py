@@ -11,6 +11,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxRole
 from sphinx.util.nodes import make_refnode
 
+from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import WarningKind
 from refgen.sphinx.nodes import pending_source_link
 from refgen.sphinx.reporting import warn
@@ -33,7 +35,11 @@ class ScenarioValueRole(SphinxRole):
         note_registry_dependency(self.env)
         if project.registry_failed:
             return fallback, []  # reported once, when the pages were planned
-        quoted = project.quote(self.text)
+        quoted, error = call_user_code(project.quote, self.text)
+        if error is not None or quoted is None:
+            message = f"cannot quote {self.text!r}: {describe_error(error) if error else ''}"
+            warn(WarningKind.VALUE, message, self.get_location())
+            return fallback, []
         for path in quoted.source_files:
             self.env.note_dependency(path)
         if quoted.problem or quoted.value is None:

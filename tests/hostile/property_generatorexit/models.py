@@ -1,0 +1,21 @@
+"""Scenarios whose property raises GeneratorExit"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Gauge:
+    """A scenario with one property that raises."""
+
+    size: float = 2.0
+    """The size."""
+
+    @property
+    def doubled(self) -> float:
+        """Twice the size."""
+        return self.size * 2
+
+    @property
+    def broken(self) -> float:  # <- refgen
+        """Raises."""
+        raise GeneratorExit('from the scenario')

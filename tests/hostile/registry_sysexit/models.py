@@ -1,0 +1,21 @@
+"""Scenarios whose registry exits"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Gauge:
+    """A scenario."""
+
+    size: float = 2.0
+    """The size."""
+
+    @property
+    def doubled(self) -> float:
+        """Twice the size."""
+        return self.size * 2
+
+
+def refuse() -> float:
+    """A default factory that exits."""
+    raise SystemExit("no default for you")

@@ -1,0 +1,127 @@
+"""The hostile corpus: scenario code that raises what nobody expects (tests/hostile/).
+
+Each case is built as a site and run through the command line. Whatever the
+code raises (``SystemExit``, ``KeyboardInterrupt``, ``GeneratorExit``, a
+``BaseException`` of its own, a value whose text raises), the outcome is one
+``refgen.<kind>`` warning at the line marked ``# <- refgen``, the rest of the
+site built, a failing exit under ``-W``, and a one-line CLI error without a
+traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from refgen.analysis.guard import call_user_code
+from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
+
+CORPUS = Path(__file__).parent / "hostile"
+MARK = "# <- refgen"
+
+# case: (warning kind, text the warning holds, the page that must still be built)
+EXPECTED = {
+    "import_sysexit": ("import", "cannot import scenario module", "reference/index.html"),
+    "property_sysexit": ("value", "Gauge.broken cannot be computed", "Gauge.html"),
+    "property_keyboardinterrupt": ("value", "KeyboardInterrupt: from the scenario", "Gauge.html"),
+    "property_generatorexit": ("value", "GeneratorExit: from the scenario", "Gauge.html"),
+    "property_baseexception": ("value", "Odd: neither an Exception nor an exit", "Gauge.html"),
+    "registry_sysexit": ("import", "SystemExit: no default for you", "Gauge.html"),
+    "example_keyboardinterrupt": ("example", "KeyboardInterrupt: from the example", "Gauge.html"),
+    "format_raises": ("value", "cannot format as text: SystemExit: no str", "Gauge.html"),
+}
+
+
+def corpus_project(root: Path, case: str) -> ScenarioProject:
+    folder = CORPUS / case
+    modules = {path.stem: path.read_text(encoding="utf-8") for path in folder.glob("*.py")}
+    registry = "registry.Registry" if "registry" in modules else None
+    return write_scenario_project(root, case, modules, registry=registry, documented=["models"])
+
+
+def marked_line(project: ScenarioProject, case: str) -> tuple[Path, int]:
+    for path in sorted((project.src / case).glob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if MARK in line:
+                return path, number
+    raise AssertionError(f"{case} marks no line with {MARK!r}")
+
+
+def test_every_case_in_the_corpus_has_an_expectation() -> None:
+    cases = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+    assert cases == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("case", sorted(EXPECTED))
+def test_the_build_warns_at_the_line_and_goes_on(tmp_path: Path, case: str) -> None:
+    kind, text, page = EXPECTED[case]
+    project = corpus_project(tmp_path, case)
+    result: BuildResult = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 1, result.stderr  # a warning under -W, not a crash (2)
+    mine = [w for w in result.warnings if "[refgen." in w]
+    assert len(mine) == 1, mine
+    [warning] = mine
+    path, line = marked_line(project, case)
+    assert warning.startswith(f"{path}:{line}: WARNING: "), warning
+    assert text in warning and warning.endswith(f"[refgen.{kind}]"), warning
+    assert "Traceback" not in result.stderr
+    built = list(result.outdir.rglob(Path(page).name))
+    assert built, f"{page} was not built"
+
+
+@pytest.mark.parametrize(
+    ("case", "args", "status", "text"),
+    [
+        ("import_sysexit", ("show", "Gauge"), 2, "cannot import scenario module"),
+        ("import_sysexit", ("export", "--json"), 2, "cannot import scenario module"),
+        ("property_sysexit", ("show", "Small"), 0, ""),
+        ("property_keyboardinterrupt", ("show", "Gauge.broken"), 0, ""),
+        ("registry_sysexit", ("show", "Small"), 2, "no default for you"),
+        ("format_raises", ("export", "--json"), 0, ""),
+    ],
+)
+def test_the_command_line_gives_one_line_and_never_a_traceback(
+    tmp_path: Path, case: str, args: tuple[str, ...], status: int, text: str
+) -> None:
+    project = corpus_project(tmp_path, case)
+    options = ["--module", f"{case}.models"]
+    if (project.src / case / "registry.py").exists():
+        options += ["--registry", f"{case}.registry.Registry"]
+    completed = subprocess.run(
+        [sys.executable, "-m", "refgen", *options, *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(project.src)},
+        check=False,
+    )
+    assert completed.returncode == status, completed.stderr
+    assert "Traceback" not in completed.stderr
+    if status:
+        assert completed.stdout == ""
+        assert len(completed.stderr.strip().splitlines()) == 1, completed.stderr
+        assert text in completed.stderr
+    else:
+        assert completed.stdout
+
+
+def test_a_real_ctrl_c_still_stops() -> None:
+    def interrupted() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        signal.sigtimedwait([], 0)  # let the signal be handled before returning
+
+    with pytest.raises(KeyboardInterrupt):
+        call_user_code(interrupted)
+
+
+def test_a_raised_keyboard_interrupt_is_data() -> None:
+    def raising() -> None:
+        raise KeyboardInterrupt("from the scenario")
+
+    value, error = call_user_code(raising)
+    assert value is None and isinstance(error, KeyboardInterrupt)
