@@ -73,6 +73,14 @@ class Settings:
         "Significant figures of the numbers in Registry values tables. Quoted values use "
         "their own format.",
     )
+    eval_timeout: int = _setting(
+        60,
+        "whole number, 1 or more",
+        "Seconds one property of one registry entry, or one class's examples, may run. Past "
+        "it, the value is not available (a refgen.value warning) or the example fails (a "
+        "refgen.example warning) at its line, and the build goes on: user code never hangs "
+        "a build or a command.",
+    )
     checks: bool = _setting(
         False,
         "true or false",

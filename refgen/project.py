@@ -238,7 +238,11 @@ class Project:
 
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
         return values.entry_values(
-            scenario, entry, self.instance(entry), self.settings.value_precision
+            scenario,
+            entry,
+            self.instance(entry),
+            self.settings.value_precision,
+            self.settings.eval_timeout,
         )
 
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
@@ -246,7 +250,13 @@ class Project:
         if scenario.headline is None or not scenario.registry_entries:
             return None
         entry = scenario.registry_entries[0]
-        value = values.compute(scenario, self.instance(entry), scenario.headline, values.INLINE)
+        value = values.compute(
+            scenario,
+            self.instance(entry),
+            scenario.headline,
+            values.INLINE,
+            timeout=self.settings.eval_timeout,
+        )
         return entry.name, value
 
     def quote(self, text: str) -> Quote:

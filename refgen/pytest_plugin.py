@@ -140,7 +140,7 @@ class ScenarioExampleItem(pytest.Item):
         self.subject = subject
 
     def runtest(self) -> None:
-        run = run_examples(self.block, self.subject)
+        run = run_examples(self.block, self.subject, project_of(self.config).settings.eval_timeout)
         if not run.passed:
             raise ExamplesFailed(run)
 

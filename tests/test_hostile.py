@@ -34,14 +34,20 @@ EXPECTED = {
     "registry_sysexit": ("import", "SystemExit: no default for you", "Gauge.html"),
     "example_keyboardinterrupt": ("example", "KeyboardInterrupt: from the example", "Gauge.html"),
     "format_raises": ("value", "cannot format as text: SystemExit: no str", "Gauge.html"),
+    "property_hangs": ("value", "TimedOut: did not finish within 1 s", "Gauge.html"),
+    "example_hangs": ("example", "TimedOut: did not finish within 1 s", "Gauge.html"),
 }
+TIMEOUT = "refgen_eval_timeout = 1\n"
+"""Every case builds with a one-second limit, so a hang costs the suite a second."""
 
 
 def corpus_project(root: Path, case: str) -> ScenarioProject:
     folder = CORPUS / case
     modules = {path.stem: path.read_text(encoding="utf-8") for path in folder.glob("*.py")}
     registry = "registry.Registry" if "registry" in modules else None
-    return write_scenario_project(root, case, modules, registry=registry, documented=["models"])
+    return write_scenario_project(
+        root, case, modules, registry=registry, documented=["models"], conf_extra=TIMEOUT
+    )
 
 
 def marked_line(project: ScenarioProject, case: str) -> tuple[Path, int]:
@@ -83,12 +89,14 @@ def test_the_build_warns_at_the_line_and_goes_on(tmp_path: Path, case: str) -> N
         ("property_keyboardinterrupt", ("show", "Gauge.broken"), 0, ""),
         ("registry_sysexit", ("show", "Small"), 2, "no default for you"),
         ("format_raises", ("export", "--json"), 0, ""),
+        ("property_hangs", ("show", "Gauge.endless"), 0, ""),
     ],
 )
 def test_the_command_line_gives_one_line_and_never_a_traceback(
     tmp_path: Path, case: str, args: tuple[str, ...], status: int, text: str
 ) -> None:
     project = corpus_project(tmp_path, case)
+    (tmp_path / "pyproject.toml").write_text("[tool.refgen]\neval_timeout = 1\n")
     options = ["--module", f"{case}.models"]
     if (project.src / case / "registry.py").exists():
         options += ["--registry", f"{case}.registry.Registry"]
@@ -125,3 +133,11 @@ def test_a_raised_keyboard_interrupt_is_data() -> None:
 
     value, error = call_user_code(raising)
     assert value is None and isinstance(error, KeyboardInterrupt)
+
+
+def test_a_hang_is_bounded_in_a_parallel_build_too(tmp_path: Path) -> None:
+    project = corpus_project(tmp_path, "property_hangs")
+    result = project.build("html", "-j", "2", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    [warning] = [w for w in result.warnings if "[refgen." in w]
+    assert "TimedOut: did not finish within 1 s" in warning

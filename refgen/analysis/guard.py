@@ -1,11 +1,15 @@
 """Running the user's code: anything it raises is data, except the user's own Ctrl-C.
 
 Scenario code may raise ``SystemExit``, ``GeneratorExit``, ``KeyboardInterrupt``
-or any other ``BaseException``; none of them may stop a build or a command.
-:class:`UserCode` runs a call and returns what it raised instead. Only a
-``KeyboardInterrupt`` caused by a real SIGINT while the call ran (the person
-at the terminal pressing Ctrl-C) is raised again, so an interrupt still
-stops the build.
+or any other ``BaseException``, or never return; none of that may stop or
+hang a build or a command. :func:`call_user_code` runs a call and returns
+what it raised instead, and with a ``timeout`` stops it (:class:`TimedOut`)
+when it runs too long. Only a ``KeyboardInterrupt`` caused by a real SIGINT
+while the call ran (the person at the terminal pressing Ctrl-C) is raised
+again, so an interrupt still stops the build.
+
+Signals reach only a process's main thread; elsewhere calls run unguarded by
+the timer (Sphinx reads pages in processes, not threads).
 """
 
 from __future__ import annotations
@@ -21,6 +25,14 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+class TimedOut(BaseException):
+    """The user's code ran past its time limit."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"did not finish within {seconds:g} s")
+        self.seconds = seconds
+
+
 @dataclass
 class _Interrupts:
     """Whether SIGINT arrived while user code ran."""
@@ -32,17 +44,25 @@ class _Interrupts:
         raise KeyboardInterrupt
 
 
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 @contextmanager
 def _watching_interrupts() -> Iterator[_Interrupts]:
     """Note a real SIGINT (then interrupt as usual) while the block runs."""
-    interrupts = _Interrupts()
-    if threading.current_thread() is not threading.main_thread():
-        yield interrupts  # signals reach only the main thread; nothing to watch here
+    if not _in_main_thread():
+        yield _Interrupts()
         return
     previous = signal.getsignal(signal.SIGINT)
-    if previous is not signal.default_int_handler:
-        yield interrupts  # someone else handles Ctrl-C; leave it to them
+    outer = getattr(previous, "__self__", None)
+    if isinstance(outer, _Interrupts):
+        yield outer  # a guarded call inside another: the outer one watches
         return
+    if previous is not signal.default_int_handler:
+        yield _Interrupts()  # someone else handles Ctrl-C; leave it to them
+        return
+    interrupts = _Interrupts()
     signal.signal(signal.SIGINT, interrupts.handle)
     try:
         yield interrupts
@@ -50,16 +70,40 @@ def _watching_interrupts() -> Iterator[_Interrupts]:
         signal.signal(signal.SIGINT, previous)
 
 
-def call_user_code(function: Callable[..., T], *args: Any) -> tuple[T | None, BaseException | None]:
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`TimedOut` in the block once ``seconds`` have passed."""
+    if not seconds or not _in_main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise TimedOut(seconds)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    outer_left, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer_left:  # an enclosing limit keeps running
+            signal.setitimer(signal.ITIMER_REAL, outer_left)
+
+
+def call_user_code(
+    function: Callable[..., T], *args: Any, timeout: float | None = None
+) -> tuple[T | None, BaseException | None]:
     """``(function(*args), None)``, or ``(None, what it raised)``.
 
     A ``KeyboardInterrupt`` from a real Ctrl-C is raised again; every other
     exception, ``SystemExit`` and user-raised ``KeyboardInterrupt`` included,
-    is returned.
+    is returned, and so is :class:`TimedOut` when ``timeout`` seconds pass.
     """
     with _watching_interrupts() as interrupts:
         try:
-            return function(*args), None
+            with _time_limit(timeout):
+                return function(*args), None
         except BaseException as error:
             if isinstance(error, KeyboardInterrupt) and interrupts.received:
                 raise

@@ -8,6 +8,7 @@ stops with that problem as a one-line error and exit status 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -82,12 +83,13 @@ def build_project(args: argparse.Namespace) -> Project:
         if root not in sys.path:
             sys.path.append(root)
     try:
-        settings = Settings.from_mapping(
+        given = Settings.from_mapping(
             {"modules": modules, "registry": registry or None}, "the command line"
         )
     except ConfigError as error:
         raise CliError(str(error)) from error
-    return Project(settings)
+    # The options replace what they name; every other setting stays as [tool.refgen] has it.
+    return Project(dataclasses.replace(config, modules=given.modules, registry=given.registry))
 
 
 def import_problems(project: Project) -> list[Problem]:

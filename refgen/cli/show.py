@@ -57,7 +57,11 @@ def summary(project: Project, target: Target) -> Page:
         return class_summary(scenario, where)
     name, entry = target.attribute, target.entry
     entries = [entry] if entry else list(scenario.registry_entries)
-    shown = [(each, values.compute(scenario, project.instance(each), name)) for each in entries]
+    timeout = project.settings.eval_timeout
+    shown = [
+        (each, values.compute(scenario, project.instance(each), name, timeout=timeout))
+        for each in entries
+    ]
     item = scenario.attribute(name)
     helpers = carriers(project, item) if isinstance(item, DerivedDoc) else []
     owner = entry.name if entry else scenario.name

@@ -90,13 +90,15 @@ class _CollectingRunner(doctest.DocTestRunner):
         self.record(test, example, f"{exception_type.__name__}: {exception}\n")
 
 
-def run_examples(block: ExampleBlock, subject: str) -> ExampleRun:
-    """Run every ``>>>`` statement of ``block`` in a fresh namespace."""
+def run_examples(block: ExampleBlock, subject: str, timeout: float | None = None) -> ExampleRun:
+    """Run every ``>>>`` statement of ``block`` in a fresh namespace, within ``timeout`` s."""
     parser = doctest.DocTestParser()
     test = parser.get_doctest(block.text, {}, subject, block.location.path, block.location.line - 1)
     runner = _CollectingRunner(subject)
-    result, error = call_user_code(runner.run, test, None, lambda _text: None, True)
-    if error is not None:  # doctest lets KeyboardInterrupt through; the example raised it
+    result, error = call_user_code(
+        runner.run, test, None, lambda _text: None, True, timeout=timeout
+    )
+    if error is not None:  # timed out, or the example raised what doctest lets through
         if runner.current is not None:
             runner.record(test, runner.current, describe_error(error) + "\n")
         return ExampleRun(subject, len(runner.started), tuple(runner.collected))

@@ -115,12 +115,13 @@ def compute(
     name: str,
     spec: str | None = None,
     precision: int = DEFAULT_PRECISION,
+    timeout: float | None = None,
 ) -> Value:
-    """One attribute of ``instance`` as a :class:`Value`."""
-    raw, error = call_user_code(getattr, instance, name)
+    """One attribute of ``instance`` as a :class:`Value`, computed within ``timeout`` seconds."""
+    raw, error = call_user_code(getattr, instance, name, timeout=timeout)
     if error is not None:  # a scenario's own bug, even SystemExit, must not stop the reference
         return unavailable(scenario, instance, name, error)
-    shown, failure = call_user_code(format_value, raw, spec, precision)
+    shown, failure = call_user_code(format_value, raw, spec, precision, timeout=timeout)
     if failure is not None:  # a value whose __format__ or __str__ raises is the user's bug
         how = f"with {spec!r}" if spec else "as text"
         return Value(name, NOT_AVAILABLE, False, f"cannot format {how}: {describe_error(failure)}")
@@ -132,10 +133,12 @@ def entry_values(
     entry: RegistryEntryDoc,
     instance: Any,
     precision: int = DEFAULT_PRECISION,
+    timeout: float | None = None,
 ) -> EntryValues:
     """Every attribute of one registry entry, ``instance``."""
     values = tuple(
-        compute(scenario, instance, name, precision=precision) for name in scenario.attribute_names
+        compute(scenario, instance, name, precision=precision, timeout=timeout)
+        for name in scenario.attribute_names
     )
     return EntryValues(entry.name, f"{entry.registry}.{entry.name}", values)
 
@@ -173,7 +176,9 @@ def quote(project: Project, text: str) -> Quote:
             problem=f"{scenario.name} has no attribute {attribute!r}",
             source_files=scenario.source_files,
         )
-    value = compute(scenario, instance, attribute, spec.strip() or INLINE)
+    value = compute(
+        scenario, instance, attribute, spec.strip() or INLINE, timeout=project.settings.eval_timeout
+    )
     return Quote(
         value,
         f"{scenario.qualname}.{attribute}",

@@ -50,7 +50,8 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
     queued.clear()
     if app.builder.name == "doctest":
         return []  # the doctest builder runs these examples itself
-    if project_of(env).registry_failed and jobs:
+    project = project_of(env)
+    if project.registry_failed and jobs:
         logger.info("[refgen] examples not run: the registry could not be imported")
         return []
     for subject, block in status_iterator(
@@ -61,6 +62,6 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
         app.verbosity,
         stringify_func=lambda job: job[0],
     ):
-        for failure in run_examples(block, subject).failures:
+        for failure in run_examples(block, subject, project.settings.eval_timeout).failures:
             warn(WarningKind.EXAMPLE, failure.describe(with_location=False), failure.location)
     return []
