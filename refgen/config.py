@@ -210,6 +210,28 @@ def load_settings(start: Path) -> Settings:
     return dataclasses.replace(settings, source=path)
 
 
+def setting_name(settings: Settings, name: str) -> str:
+    """How the setting ``name`` is spelt where the settings came from."""
+    if settings.source is not None and settings.source.suffix == ".py":
+        return f"{PREFIX}{name}"
+    return f"[tool.refgen] {name}"
+
+
+def setting_line(settings: Settings, name: str) -> int | None:
+    """The line of the settings file that sets ``name``, if it can be found."""
+    if settings.source is None:
+        return None
+    try:
+        lines = settings.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    spelt = f"{PREFIX}{name}" if settings.source.suffix == ".py" else name
+    for number, line in enumerate(lines, 1):
+        if line.lstrip().startswith(spelt) and "=" in line:
+            return number
+    return 1
+
+
 def settings_table() -> list[tuple[str, str, str, str]]:
     """``(conf.py name, [tool.refgen] key, default, help)`` of every setting, for the docs."""
     return [

@@ -15,6 +15,7 @@ a class that cannot be analysed and a registry that cannot be read become
 from __future__ import annotations
 
 import dataclasses
+import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
@@ -31,9 +32,10 @@ from refgen.analysis.model import (
     RegistryDoc,
     RegistryEntryDoc,
     ScenarioDoc,
+    SourceLocation,
     WarningKind,
 )
-from refgen.config import Settings
+from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import values
 from refgen.evaluate.values import EntryValues, Quote, Value
 from refgen.render.math_elements import UnitSymbols
@@ -91,7 +93,10 @@ class Project:
         for name in self.progress(list(dict.fromkeys(self.settings.modules))):
             module, error = call_user_code(discovery.import_module, name)
             if error is not None:  # user code: report, never crash
-                self._problems.append(import_problem(self.cache.module_source, name, error))
+                self._problems.append(
+                    self._not_found("modules", name, error)
+                    or import_problem(self.cache.module_source, name, error)
+                )
                 continue
             assert module is not None
             self._modules[name] = module
@@ -107,7 +112,8 @@ class Project:
         if error is not None:  # a failing entry must not take the site down
             module = path.rpartition(".")[0]
             self._problems.append(
-                import_problem(
+                self._not_found("registry", path, error)
+                or import_problem(
                     self.cache.module_source, module, error, "registry module", scope=path
                 )
             )
@@ -121,6 +127,31 @@ class Project:
                 cls = discovery.resolve(entry.scenario)
                 if cls not in self._classes:
                     self._classes.append(cls)
+
+    def _not_found(self, setting: str, dotted: str, error: BaseException) -> Problem | None:
+        """A setting naming something that does not exist, reported against the setting.
+
+        Only when the name itself is missing: an import that fails inside the
+        user's module is that module's problem, at its own line.
+        """
+        name = error.name if isinstance(error, ModuleNotFoundError) else None
+        missing_module = bool(name) and (dotted == name or dotted.startswith(f"{name}."))
+        frames = traceback.extract_tb(error.__traceback__)
+        missing_attribute = (
+            isinstance(error, AttributeError)
+            and bool(frames)
+            and frames[-1].filename == discovery.__file__
+        )
+        if not (missing_module or missing_attribute):
+            return None
+        settings = self.settings
+        line = setting_line(settings, setting)
+        location = SourceLocation(str(settings.source), line) if settings.source and line else None
+        message = (
+            f"{setting_name(settings, setting)} names {dotted!r}, which cannot be found "
+            f"({describe_error(error)})"
+        )
+        return Problem(WarningKind.IMPORT, message, location, dotted)
 
     @property
     def modules(self) -> dict[str, ModuleType]:

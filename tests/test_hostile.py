@@ -141,3 +141,53 @@ def test_a_hang_is_bounded_in_a_parallel_build_too(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     [warning] = [w for w in result.warnings if "[refgen." in w]
     assert "TimedOut: did not finish within 1 s" in warning
+
+
+@pytest.mark.parametrize(
+    ("documented", "registry", "setting", "named"),
+    [
+        (["models", "modells"], None, "refgen_modules", "property_sysexit.modells"),
+        (["models", "nowhere.deep"], None, "refgen_modules", "property_sysexit.nowhere.deep"),
+        (["models"], "registry.Registri", "refgen_registry", "property_sysexit.registry.Registri"),
+        (["models"], "registri.Registry", "refgen_registry", "property_sysexit.registri.Registry"),
+    ],
+)
+def test_a_misspelt_setting_is_reported_at_the_setting(
+    tmp_path: Path, documented: list[str], registry: str | None, setting: str, named: str
+) -> None:
+    folder = CORPUS / "property_sysexit"
+    modules = {path.stem: path.read_text(encoding="utf-8") for path in folder.glob("*.py")}
+    project = write_scenario_project(
+        tmp_path, "property_sysexit", modules, registry=registry, documented=documented
+    )
+    result = project.build("html", "--keep-going")
+    found = [w for w in result.warnings if "which cannot be found" in w]
+    assert len(found) == 1, result.warnings
+    conf = project.docs / "conf.py"
+    line = next(
+        number
+        for number, text in enumerate(conf.read_text().splitlines(), 1)
+        if text.startswith(setting)
+    )
+    assert found[0].startswith(f"{conf}:{line}: WARNING: ")
+    assert f"{setting} names {named!r}, which cannot be found" in found[0]
+    assert "importlib" not in found[0] and "refgen/analysis" not in found[0]
+
+
+def test_a_misspelt_module_in_pyproject_is_one_line_naming_the_setting(tmp_path: Path) -> None:
+    project = corpus_project(tmp_path, "property_sysexit")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.refgen]\nmodules = ["property_sysexit.modells"]\n', encoding="utf-8"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "refgen", "show", "Gauge"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(project.src)},
+        check=False,
+    )
+    assert completed.returncode == 2
+    [line] = completed.stderr.strip().splitlines()
+    assert "pyproject.toml:2" in line
+    assert "[tool.refgen] modules names 'property_sysexit.modells', which cannot be found" in line

@@ -9,6 +9,7 @@ done (:mod:`refgen.sphinx.examples`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -71,9 +72,11 @@ def settings_of(config: Config) -> Settings:
     """The refgen settings of ``conf.py``, validated."""
     values = {f"{PREFIX}{spec.name}": config[f"{PREFIX}{spec.name}"] for spec in setting_fields()}
     try:
-        return Settings.from_mapping(values, "conf.py", prefix=PREFIX)
+        settings = Settings.from_mapping(values, "conf.py", prefix=PREFIX)
     except ConfigError as error:
         raise SphinxConfigError(str(error)) from error
+    conf_py = getattr(config, "_raw_config", {}).get("__file__")
+    return dataclasses.replace(settings, source=Path(conf_py)) if conf_py else settings
 
 
 def check_settings(app: Sphinx, config: Config) -> None:
