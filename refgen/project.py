@@ -142,15 +142,15 @@ class Project:
             and bool(frames)
             and frames[-1].filename == discovery.__file__
         )
-        if not (missing_module or missing_attribute):
-            return None
         settings = self.settings
         line = setting_line(settings, setting)
         location = SourceLocation(str(settings.source), line) if settings.source and line else None
-        message = (
-            f"{setting_name(settings, setting)} names {dotted!r}, which cannot be found "
-            f"({describe_error(error)})"
-        )
+        named = f"{setting_name(settings, setting)} names {dotted!r}"
+        if isinstance(error, discovery.NotARegistry):
+            return Problem(WarningKind.REGISTRY, f"{named}: {error}", location, dotted)
+        if not (missing_module or missing_attribute):
+            return None
+        message = f"{named}, which cannot be found ({describe_error(error)})"
         return Problem(WarningKind.IMPORT, message, location, dotted)
 
     @property
@@ -256,7 +256,13 @@ class Project:
         return next((e for e in registry.entries if e.name == name), None)
 
     def instance(self, entry: RegistryEntryDoc) -> Any:
-        return discovery.resolve(f"{entry.registry}.{entry.name}")
+        """The scenario a registry entry names, whatever shape the registry has."""
+        return self._registry_namespace(entry.registry)[entry.name]
+
+    def _registry_namespace(self, path: str) -> dict[str, Any]:
+        return self.cache.remember(
+            "registry-namespace", path, lambda p: dict(discovery.registry_items(self.resolve(p)))
+        )
 
     def entry_scenario(self, entry: RegistryEntryDoc) -> ScenarioDoc:
         return self.scenario(type(self.instance(entry)))

@@ -11,6 +11,7 @@ traceback.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -58,9 +59,44 @@ def marked_line(project: ScenarioProject, case: str) -> tuple[Path, int]:
     raise AssertionError(f"{case} marks no line with {MARK!r}")
 
 
+# registry shape: (the entries its page lists, or None for no page; text of the one warning)
+SHAPES = {
+    "registry_empty": ([], None),
+    "registry_dict": (["One", "Two"], None),
+    "registry_list": (None, "a class, a module or a mapping, not list"),
+    "registry_none": (None, "a class, a module or a mapping, not NoneType"),
+    "registry_slots": (["One"], None),
+    "registry_inherited": (["One", "Two"], None),
+}
+
+
 def test_every_case_in_the_corpus_has_an_expectation() -> None:
     cases = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
-    assert cases == sorted(EXPECTED)
+    assert cases == sorted([*EXPECTED, *SHAPES])
+
+
+@pytest.mark.parametrize("case", sorted(SHAPES))
+def test_a_registry_of_any_shape_is_read_or_refused_in_one_warning(
+    tmp_path: Path, case: str
+) -> None:
+    entries, warning_text = SHAPES[case]
+    project = corpus_project(tmp_path, case)
+    result = project.build("html", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    mine = [w for w in result.warnings if "[refgen." in w]
+    if warning_text is None:
+        assert mine == []
+    else:
+        [warning] = mine
+        assert warning_text in warning and warning.endswith("[refgen.registry]")
+        assert warning.startswith(f"{project.docs / 'conf.py'}:")
+    page = result.outdir / "reference" / "registry.html"
+    if entries is None:
+        assert not page.exists()
+    else:
+        listed = re.findall(rf'id="{case}\.registry\.Registry\.(\w+)"', page.read_text())
+        assert listed == entries
+    assert (result.outdir / "reference" / f"{case}.models" / "Gauge.html").exists()
 
 
 @pytest.mark.parametrize("case", sorted(EXPECTED))

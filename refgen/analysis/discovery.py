@@ -94,12 +94,39 @@ def public_functions(module: ModuleType) -> list[Any]:
     ]
 
 
+class NotARegistry(TypeError):
+    """The registry setting names something that cannot hold named entries."""
+
+
 def registry_items(registry: Any) -> Iterator[tuple[str, Any]]:
-    """``(name, instance)`` for every public entry of a registry object."""
-    namespace = registry if isinstance(registry, Mapping) else vars(registry)
+    """``(name, instance)`` for every public entry of a registry object.
+
+    A registry is a mapping of names to scenarios, a module, a class (its own
+    entries and those it inherits, base classes' first) or an instance (its
+    attributes, ``__slots__`` included). Slots, properties, methods and classes
+    are not entries. Anything else (``None``, a list) raises :class:`NotARegistry`.
+    """
+    if isinstance(registry, Mapping):
+        namespace: dict[str, Any] = {str(key): value for key, value in registry.items()}
+    elif registry is None or isinstance(registry, str | bytes | list | tuple | set | frozenset):
+        raise NotARegistry(
+            f"a registry names its scenarios: a class, a module or a mapping, "
+            f"not {type(registry).__name__}"
+        )
+    elif inspect.ismodule(registry):
+        namespace = dict(vars(registry))
+    elif inspect.isclass(registry):
+        namespace = {}
+        for klass in reversed(registry.__mro__[:-1]):  # object has no entries
+            namespace.update(vars(klass))
+    else:
+        namespace = {name: getattr(registry, name, None) for name in dir(registry)}
     for name, value in namespace.items():
-        if not name.startswith("_") and not inspect.isroutine(value) and not inspect.isclass(value):
-            yield name, value
+        if name.startswith("_") or inspect.isroutine(value) or inspect.isclass(value):
+            continue
+        if inspect.isdatadescriptor(value) or isinstance(value, property):
+            continue  # a slot or a property of the registry class, not an entry
+        yield name, value
 
 
 def resolve_in_globals(namespace: Mapping[str, Any], dotted: str) -> Any | None:

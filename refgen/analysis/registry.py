@@ -81,7 +81,12 @@ def registry_files(read: Reader, registry_path: str) -> tuple[str, ...]:
     module = sys.modules.get(getattr(registry, "__module__", ""))
     # The modules defining the entries' classes are left out: each class page
     # depends on its own module, and an edit there must not re-read the others.
-    scenario_modules = {type(value).__module__ for _, value in discovery.registry_items(registry)}
+    try:
+        scenario_modules = {
+            type(value).__module__ for _, value in discovery.registry_items(registry)
+        }
+    except discovery.NotARegistry:  # reported when the registry was read
+        scenario_modules = set()
     if defining and module is not None:
         source = read(defining)
         for name in imported_modules(source, module.__package__):

@@ -162,7 +162,10 @@ def quote(project: Project, text: str) -> Quote:
     entry, _, attribute = target.strip().rpartition(".")
     if not registry or not entry:
         return Quote(None, problem="write Entry.attribute and set a registry")
-    instance, error = call_user_code(project.resolve, f"{registry}.{entry}")
+    found = project.entry(entry)
+    if found is None:
+        return Quote(None, problem=f"no registry scenario {entry!r} in {registry}")
+    instance, error = call_user_code(project.instance, found)
     scenario = None
     if error is None:
         scenario, error = call_user_code(project.cache.scenario, type(instance))

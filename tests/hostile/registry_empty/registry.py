@@ -1,0 +1,5 @@
+"""The registry."""
+
+
+class Registry:
+    """Named scenarios: none yet."""

@@ -1,0 +1,3 @@
+"""The registry."""
+
+Registry = None
