@@ -227,8 +227,10 @@ class Project:
         return self.cache.module(name)
 
     def scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
+        """The classes of a module that can be analysed (the others are in :attr:`problems`)."""
         module = self.modules.get(module_name) or discovery.import_module(module_name)
-        return [self.scenario(cls) for cls in discovery.scenario_classes(module)]
+        found = [self._analysed(cls) for cls in discovery.scenario_classes(module)]
+        return [doc for doc in found if doc is not None]
 
     def helper_modules(self) -> list[str]:
         """Modules of every helper that a scenario references or calls, first seen first."""

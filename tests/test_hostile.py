@@ -21,6 +21,7 @@ import pytest
 
 from refgen.analysis.guard import call_user_code
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
+from tests.html_helpers import read_html
 
 CORPUS = Path(__file__).parent / "hostile"
 MARK = "# <- refgen"
@@ -36,6 +37,7 @@ EXPECTED = {
     "example_keyboardinterrupt": ("example", "KeyboardInterrupt: from the example", "Gauge.html"),
     "format_raises": ("value", "cannot format as text: SystemExit: no str", "Gauge.html"),
     "property_hangs": ("value", "TimedOut: did not finish within 1 s", "Gauge.html"),
+    "analysis_fails": ("analysis", "RuntimeError: no getter to read", "Broken.html"),
     "example_hangs": ("example", "TimedOut: did not finish within 1 s", "Gauge.html"),
 }
 TIMEOUT = "refgen_eval_timeout = 1\n"
@@ -112,6 +114,7 @@ def test_the_build_warns_at_the_line_and_goes_on(tmp_path: Path, case: str) -> N
     assert warning.startswith(f"{path}:{line}: WARNING: "), warning
     assert text in warning and warning.endswith(f"[refgen.{kind}]"), warning
     assert "Traceback" not in result.stderr
+    assert not [w for w in result.warnings if "[toc." in w]  # no follow-on warnings
     built = list(result.outdir.rglob(Path(page).name))
     assert built, f"{page} was not built"
 
@@ -227,3 +230,15 @@ def test_a_misspelt_module_in_pyproject_is_one_line_naming_the_setting(tmp_path:
     [line] = completed.stderr.strip().splitlines()
     assert "pyproject.toml:2" in line
     assert "[tool.refgen] modules names 'property_sysexit.modells', which cannot be found" in line
+
+
+def test_a_class_that_cannot_be_analysed_keeps_a_page_and_the_others_their_category(
+    tmp_path: Path,
+) -> None:
+    project = corpus_project(tmp_path, "analysis_fails")
+    result = project.build("html", "--keep-going")
+    folder = result.outdir / "reference" / "analysis_fails.models"
+    category = read_html(folder / "index.html").find("table", class_="refgen-category")
+    assert [a.get_text() for a in category.find_all("a")] == ["Fine"]
+    broken = (folder / "Broken.html").read_text(encoding="utf-8")
+    assert "cannot document analysis_fails.models.Broken: RuntimeError: no getter to read" in broken

@@ -54,11 +54,13 @@ def category_page(
     module: ModuleDoc,
     scenarios: Sequence[ScenarioDoc],
     headlines: Mapping[str, tuple[str, Value]],
+    pages: Sequence[str] = (),
 ) -> Page:
     """A category: its description and a table of its scenarios with their headline figure.
 
     ``headlines`` maps a class's dotted path to the registry entry and value of
-    its headline attribute (the figure its example shows).
+    its headline attribute (the figure its example shows); ``pages`` names
+    every class page of the category, for the table of contents.
     """
     rows = []
     for scenario in scenarios:
@@ -76,7 +78,8 @@ def category_page(
         ("refgen-category",),
     )
     description = (prose(module.description, module.location),) if module.description else ()
-    toctree = TocTree(tuple(s.name for s in scenarios), hidden=True)
+    # Every class page, also of a class that could not be analysed (its page says why).
+    toctree = TocTree(tuple(pages) or tuple(s.name for s in scenarios), hidden=True)
     return Page(module.title, (*description, table, toctree), module.location)
 
 
@@ -190,6 +193,11 @@ def registry_page(registry: RegistryDoc) -> Page:
         )
     page_location = location or _nowhere(registry.qualname)
     return Page("Registry", tuple(blocks), page_location, module or None)
+
+
+def failure_page(target: str, reason: str, location: SourceLocation) -> Page:
+    """The page of something that could not be documented: its name and why."""
+    return Page(target.rpartition(".")[2], (text(reason),), location)
 
 
 def index_page(title: str, entries: Sequence[str], location_path: str) -> Page:

@@ -17,11 +17,17 @@ from sphinx.util.docutils import SphinxDirective
 from refgen.analysis import discovery
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.model import ScenarioDoc, WarningKind
+from refgen.analysis.model import ScenarioDoc, SourceLocation, WarningKind
 from refgen.evaluate.values import EntryValues
 from refgen.project import Project
 from refgen.render.blocks import Page
-from refgen.render.pages import category_page, helpers_page, index_page, registry_page
+from refgen.render.pages import (
+    category_page,
+    failure_page,
+    helpers_page,
+    index_page,
+    registry_page,
+)
 from refgen.render.reference_tables import settings_reference, warnings_reference
 from refgen.render.scenario_page import scenario_page
 from refgen.sphinx.examples import queue_examples
@@ -42,14 +48,21 @@ class PageDirective(SphinxDirective):
         project = project_of(self.env)
         page, error = call_user_code(self.page, project)
         if error is not None:  # the user's code: one warning, the rest of the site builds
-            warn(
-                self.failure_kind,
-                f"cannot document {self.arguments[0]}: {describe_error(error)}",
-                self.get_location(),
-            )
-            return []
+            reason = f"cannot document {self.arguments[0]}: {describe_error(error)}"
+            warn(self.failure_kind, reason, self.failure_location(project))
+            page = failure_page(self.arguments[0], reason, self.page_location())
         assert page is not None
         return NodeBuilder(self).page(page)
+
+    def page_location(self) -> SourceLocation:
+        return SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)
+
+    def failure_location(self, project: Project) -> SourceLocation:
+        """Where a failure to document the page's object is reported: its source if known."""
+        found, _ = call_user_code(project.resolve, self.arguments[0])
+        if found is not None and isinstance(found, type):
+            return project.cache.class_source(found).location()
+        return self.page_location()
 
     def page(self, project: Project) -> Page:
         raise NotImplementedError
@@ -111,7 +124,8 @@ class CategoryDirective(PageDirective):
             found = project.headline(scenario)
             if found is not None and found[1].available:
                 headlines[scenario.qualname] = found
-        return category_page(doc, scenarios, headlines)
+        pages = [line.strip() for line in self.content if line.strip()]
+        return category_page(doc, scenarios, headlines, pages)
 
 
 class HelpersDirective(PageDirective):
@@ -143,8 +157,7 @@ class IndexDirective(PageDirective):
 
     def page(self, project: Project) -> Page:
         entries = [line.strip() for line in self.content if line.strip()]
-        path = self.env.doc2path(self.env.docname).as_posix()
-        return index_page(self.arguments[0], entries, path)
+        return index_page(self.arguments[0], entries, self.page_location().path)
 
 
 class SettingsTableDirective(SphinxDirective):
