@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -46,16 +48,25 @@ TIMEOUT = "refgen_eval_timeout = 1\n"
 
 def corpus_project(root: Path, case: str) -> ScenarioProject:
     folder = CORPUS / case
-    modules = {path.stem: path.read_text(encoding="utf-8") for path in folder.glob("*.py")}
-    registry = "registry.Registry" if "registry" in modules else None
-    return write_scenario_project(
-        root, case, modules, registry=registry, documented=["models"], conf_extra=TIMEOUT
+    names = [path.stem for path in folder.glob("*.py")]
+    registry = "registry.Registry" if "registry" in names else None
+    project = write_scenario_project(
+        root,
+        case,
+        dict.fromkeys(names, ""),
+        registry=registry,
+        documented=["models"],
+        conf_extra=TIMEOUT,
     )
+    for name in names:  # byte for byte: encodings, byte-order marks and line endings kept
+        shutil.copyfile(folder / f"{name}.py", project.module_path(name))
+    return project
 
 
 def marked_line(project: ScenarioProject, case: str) -> tuple[Path, int]:
     for path in sorted((project.src / case).glob("*.py")):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
             if MARK in line:
                 return path, number
     raise AssertionError(f"{case} marks no line with {MARK!r}")
@@ -72,9 +83,34 @@ SHAPES = {
 }
 
 
+CLEAN = {"source_encodings"}
+"""Cases that must build with no warning at all."""
+
+
 def test_every_case_in_the_corpus_has_an_expectation() -> None:
     cases = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
-    assert cases == sorted([*EXPECTED, *SHAPES])
+    assert cases == sorted([*EXPECTED, *SHAPES, *CLEAN])
+
+
+def test_sources_in_any_encoding_and_non_ascii_names_build_cleanly(tmp_path: Path) -> None:
+    """A BOM and CRLF (models.py), latin-1 with a coding line (registry.py), ``Größe``."""
+    project = corpus_project(tmp_path, "source_encodings")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "source_encodings.models" / "Größe.html")
+    assert page.find(id="source_encodings.models.Größe.doppelt") is not None
+    values = page.find("table", class_="refgen-values").get_text()
+    assert "Eins" in values and "4" in values
+    registry = read_html(result.outdir / "reference" / "registry.html")
+    hrefs = [unquote(a["href"]) for a in registry.find_all("a", href=True)]
+    links = [href for href in hrefs if "Größe.html" in href]
+    assert links
+    for link in links:  # every anchor resolves on the class page
+        fragment = link.partition("#")[2]
+        assert not fragment or page.find(id=fragment) is not None, link
+    same_page = [a["href"] for a in page.find_all("a", href=True) if a["href"].startswith("#")]
+    same_page = [href for href in same_page if href != "#"]  # the theme's "back to top"
+    assert all(page.find(id=unquote(href[1:])) is not None for href in same_page)
 
 
 @pytest.mark.parametrize("case", sorted(SHAPES))

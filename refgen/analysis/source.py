@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 from dataclasses import dataclass
 
 
@@ -70,9 +71,13 @@ PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
 
 
 def parse_module(path: str) -> ModuleSource:
-    """Read and parse ``path`` (the Project's cache keeps the result until the file changes)."""
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    """Read and parse ``path`` (the Project's cache keeps the result until the file changes).
+
+    The file is decoded as Python decodes it: a UTF-8 byte-order mark or a
+    PEP 263 ``coding`` line is honoured, and CRLF line endings become ``\\n``.
+    """
+    with open(path, "rb") as handle:
+        text = importlib.util.decode_source(handle.read())
     return ModuleSource(path, text, ast.parse(text, filename=path))
 
 

@@ -314,6 +314,10 @@ class NodeBuilder:
             signature += addnodes.desc_annotation(f": {annotation}", f": {annotation}")
         node_id = make_id(self.env, self.document, "", fullname)
         signature["ids"].append(node_id)
+        if fullname != node_id and fullname not in self.document.ids:
+            # Same-page links and the diagram point at the dotted name as written;
+            # Sphinx's id transliterates non-ASCII names (Größe -> grosze).
+            signature["ids"].append(fullname)
         self.document.note_explicit_target(signature)
         domain: Any = self.env.get_domain("py")
         domain.note_object(fullname, item.objtype, node_id, location=signature)
