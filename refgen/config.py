@@ -29,8 +29,8 @@ class ConfigError(ValueError):
     """A setting exists but cannot be used (bad TOML, wrong type, unknown name)."""
 
 
-def _setting(default: Any, kind: str, help: str) -> Any:
-    return field(default=default, metadata={"kind": kind, "help": help})
+def _setting(default: Any, kind: str, help: str, most: int | None = None) -> Any:
+    return field(default=default, metadata={"kind": kind, "help": help, "most": most})
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,9 @@ class Settings:
     value_precision: int = _setting(
         5,
         "whole number, 1 or more",
-        "Significant figures of the numbers in Registry values tables. Quoted values use "
-        "their own format.",
+        "Significant figures of the numbers in Registry values tables (at most 17, the "
+        "digits a float holds). Quoted values use their own format.",
+        most=17,
     )
     eval_timeout: int = _setting(
         60,
@@ -79,7 +80,8 @@ class Settings:
         "Seconds one property of one registry entry, or one class's examples, may run. Past "
         "it, the value is not available (a refgen.value warning) or the example fails (a "
         "refgen.example warning) at its line, and the build goes on: user code never hangs "
-        "a build or a command.",
+        "a build or a command. At most a day (86400).",
+        most=86_400,
     )
     checks: bool = _setting(
         False,
@@ -146,6 +148,9 @@ def validate(spec: dataclasses.Field[Any], value: Any, origin: str, key: str) ->
     if kind == "whole number, 1 or more":
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise refuse()
+        most = spec.metadata.get("most")
+        if most is not None and value > most:
+            raise ConfigError(f"{origin}: {key} must be at most {most}, not {value!r}")
         return value
     if not isinstance(value, str) or not value.strip():
         raise refuse()

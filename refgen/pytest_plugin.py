@@ -28,6 +28,8 @@ from typing import Any
 import pytest
 
 from refgen.analysis import discovery
+from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ExampleBlock
 from refgen.config import PREFIX, ConfigError, Settings, load_settings, setting_fields
 from refgen.evaluate.examples import ExampleRun, run_examples
@@ -114,14 +116,25 @@ class ScenarioExamples(pytest.File):
         self.module_name = module_name
 
     def collect(self) -> Iterator[pytest.Item]:
+        """One item per class with examples; a module or class that fails is one failing item.
+
+        A failure is an item, not a collection error, so the rest of the session runs.
+        """
         project = project_of(self.config)
         if self.module_name not in project.modules:
             failed = [p for p in project.problems if p.subject.startswith(self.module_name)]
             reason = failed[0] if failed else None
             where = f"{reason.location}: " if reason and reason.location else ""
-            raise ImportError(where + (reason.message if reason else self.module_name))
+            message = where + (reason.message if reason else f"cannot import {self.module_name}")
+            yield FailedItem.from_parent(self, name="import", message=message)
+            return
         for cls in discovery.scenario_classes(project.modules[self.module_name]):
-            scenario = project.scenario(cls)
+            scenario, error = call_user_code(project.scenario, cls)
+            if error is not None:
+                message = f"cannot analyse {cls.__qualname__}: {describe_error(error)}"
+                yield FailedItem.from_parent(self, name=cls.__name__, message=message)
+                continue
+            assert scenario is not None
             if scenario.docstring.examples is not None:
                 yield ScenarioExampleItem.from_parent(
                     self,
@@ -129,6 +142,27 @@ class ScenarioExamples(pytest.File):
                     block=scenario.docstring.examples,
                     subject=scenario.qualname,
                 )
+
+
+class FailedItem(pytest.Item):
+    """Something the plugin could not collect: it fails with the reason, no traceback."""
+
+    def __init__(self, *, message: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.message = message
+
+    def runtest(self) -> None:
+        raise CollectedFailure(self.message)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        return self.message
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"refgen: {self.name}"
+
+
+class CollectedFailure(Exception):
+    """Raised by a :class:`FailedItem`."""
 
 
 class ScenarioExampleItem(pytest.Item):

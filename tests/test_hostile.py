@@ -278,3 +278,31 @@ def test_a_class_that_cannot_be_analysed_keeps_a_page_and_the_others_their_categ
     assert [a.get_text() for a in category.find_all("a")] == ["Fine"]
     broken = (folder / "Broken.html").read_text(encoding="utf-8")
     assert "cannot document analysis_fails.models.Broken: RuntimeError: no getter to read" in broken
+
+
+def test_pytest_reports_a_broken_module_as_one_failed_item_and_runs_the_rest(
+    tmp_path: Path,
+) -> None:
+    broken = (CORPUS / "import_sysexit" / "models.py").read_text(encoding="utf-8")
+    fine = (CORPUS / "analysis_fails" / "models.py").read_text(encoding="utf-8")
+    project = write_scenario_project(
+        tmp_path, "mixed", {"broken": broken, "fine": fine}, documented=["broken", "fine"]
+    )
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\ntestpaths = src/mixed\nrefgen_modules =\n    mixed.broken\n    mixed.fine\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(project.src)},
+        check=False,
+    )
+    out = completed.stdout
+    assert completed.returncode == 1, out  # tests failed; not 2 (interrupted) or 4 (usage)
+    assert "2 failed" in out, out  # the broken module, and the class that cannot be analysed
+    assert "src/mixed/broken.py::import" in out
+    assert "src/mixed/fine.py::Broken" in out
+    assert "cannot import scenario module 'mixed.broken'" in out
+    assert "errors during collection" not in out
