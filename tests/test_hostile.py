@@ -85,11 +85,36 @@ SHAPES = {
 
 CLEAN = {"source_encodings"}
 """Cases that must build with no warning at all."""
+OWN_TEST = {"dynamic_shapes"}
+"""Cases with a test of their own below."""
 
 
 def test_every_case_in_the_corpus_has_an_expectation() -> None:
     cases = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
-    assert cases == sorted([*EXPECTED, *SHAPES, *CLEAN])
+    assert cases == sorted([*EXPECTED, *SHAPES, *CLEAN, *OWN_TEST])
+
+
+def test_lambdas_partials_metaclasses_and_classes_without_source(tmp_path: Path) -> None:
+    """Properties from a lambda and a partial, a metaclass, a class made by ``type()``,
+    a module ``__getattr__``, and URLs that contain an attribute's name."""
+    project = corpus_project(tmp_path, "dynamic_shapes")
+    result = project.build("html", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    # The one complaint is real: the lambda property of the run-time class has no
+    # docstring. It points at the module's file, not at a made-up "<module>:0".
+    [warning] = [w for w in result.warnings if "[refgen." in w]
+    assert warning.startswith(f"{project.module_path('models')}:1: WARNING: ")
+    assert "Dynamic.area" in warning and warning.endswith("[refgen.docstring]")
+    folder = result.outdir / "reference" / "dynamic_shapes.models"
+    shapes = read_html(folder / "Shapes.html")
+    assert "https://example.org/step_time.html" in [a.get("href") for a in shapes.find_all("a")]
+    values = shapes.find("table", class_="refgen-values").get_text()
+    assert "3" in values and "42" in values
+    category = read_html(folder / "index.html")
+    hrefs = [a.get("href") for a in category.find_all("a")]
+    assert "https://example.org/docs/step_time/index.html" in hrefs
+    dynamic = (folder / "Dynamic.html").read_text(encoding="utf-8")
+    assert "no source code to read" in dynamic
 
 
 def test_sources_in_any_encoding_and_non_ascii_names_build_cleanly(tmp_path: Path) -> None:

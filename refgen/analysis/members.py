@@ -48,7 +48,8 @@ class ClassSource:
 
     def location(self, line: int | None = None) -> SourceLocation:
         if self.module is None:
-            return SourceLocation(f"<{self.cls.__module__}>", 0)
+            # No source of its own (made at run time): its module's file, when there is one.
+            return module_location(self.cls.__module__)
         return SourceLocation(self.module.path, line or (self.node.lineno if self.node else 1))
 
 
@@ -71,6 +72,12 @@ class DeclaredProperty:
     """The getter (``fget`` or the cached property's ``func``)."""
     doc: str | None = None
     """The property's own docstring, for classes without source."""
+
+
+def module_location(module_name: str) -> SourceLocation:
+    """The first line of a module's file, or ``<module>`` when it has no file."""
+    path = discovery.module_file(module_name)
+    return SourceLocation(path, 1) if path else SourceLocation(f"<{module_name}>", 0)
 
 
 def _is_framework(cls: type) -> bool:

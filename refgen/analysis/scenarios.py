@@ -21,6 +21,7 @@ from refgen.analysis.members import (
     class_sources,
     declared_inputs,
     declared_properties,
+    module_location,
 )
 from refgen.analysis.model import (
     DerivedDoc,
@@ -190,7 +191,7 @@ def analyse_class(reader: SourceReader, module_title: str, cls: type) -> Scenari
     """The reference record of one scenario class (without its registry entries)."""
     qualname = discovery.dotted_path(cls)
     own = class_sources(reader, cls)[0] if class_sources(reader, cls) else None
-    location = own.location() if own else SourceLocation(f"<{cls.__module__}>", 0)
+    location = own.location() if own else module_location(cls.__module__)
     doc_node = docstring_node(own.node.body) if own and own.node else None
     if doc_node is not None:
         docstring = parse_docstring(str(doc_node.value), location.path, doc_node.lineno, qualname)
