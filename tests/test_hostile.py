@@ -331,3 +331,17 @@ def test_pytest_reports_a_broken_module_as_one_failed_item_and_runs_the_rest(
     assert "src/mixed/fine.py::Broken" in out
     assert "cannot import scenario module 'mixed.broken'" in out
     assert "errors during collection" not in out
+
+
+def test_an_authors_latin1_page_in_the_reference_folder_is_left_alone(tmp_path: Path) -> None:
+    project = corpus_project(tmp_path, "property_sysexit")
+    own = project.docs / "reference" / "notes.rst"
+    own.parent.mkdir(parents=True)
+    own.write_bytes("Größen\n======\n\nNotizen über Maße.\n".encode("latin-1"))
+    # Sphinx itself reads sources as UTF-8; the author keeps this one out of the build.
+    conf = project.docs / "conf.py"
+    conf.write_text(conf.read_text() + 'exclude_patterns = ["reference/notes.rst"]\n')
+    result = project.build("html", "--keep-going")
+    assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr
+    assert own.read_bytes() == "Größen\n======\n\nNotizen über Maße.\n".encode("latin-1")
+    assert (result.outdir / "reference" / "property_sysexit.models" / "Gauge.html").exists()

@@ -26,7 +26,7 @@ def stub_text(page: PlannedPage) -> str:
 
 def write_if_changed(path: Path, text: str) -> bool:
     """Write ``text`` unless the file already holds it; True if written."""
-    if path.exists() and path.read_text(encoding="utf-8") == text:
+    if path.exists() and path.read_bytes() == text.encode("utf-8"):
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -45,7 +45,9 @@ def write_stubs(pages: Iterable[PlannedPage], srcdir: Path, root: str) -> list[s
         if write_if_changed(srcdir / f"{page.docname}{SUFFIX}", stub_text(page))
     ]
     planned = {srcdir / f"{page.docname}{SUFFIX}" for page in pages}
+    mark = GENERATED_MARK.encode("utf-8")
     for path in (srcdir / root).rglob(f"*{SUFFIX}"):
-        if path not in planned and path.read_text(encoding="utf-8").startswith(GENERATED_MARK):
+        # Compared as bytes: a page of the author's own may be in any encoding.
+        if path not in planned and path.read_bytes().startswith(mark):
             path.unlink()
     return written
