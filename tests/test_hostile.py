@@ -85,7 +85,7 @@ SHAPES = {
 
 CLEAN = {"source_encodings"}
 """Cases that must build with no warning at all."""
-OWN_TEST = {"dynamic_shapes"}
+OWN_TEST = {"dynamic_shapes", "docstring_scripts"}
 """Cases with a test of their own below."""
 
 
@@ -345,3 +345,17 @@ def test_an_authors_latin1_page_in_the_reference_folder_is_left_alone(tmp_path: 
     assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr
     assert own.read_bytes() == "Größen\n======\n\nNotizen über Maße.\n".encode("latin-1")
     assert (result.outdir / "reference" / "property_sysexit.models" / "Gauge.html").exists()
+
+
+def test_docstrings_never_link_a_script(tmp_path: Path) -> None:
+    """Docstrings are reST, but a ``javascript:``, ``vbscript:`` or ``data:`` link is text."""
+    project = corpus_project(tmp_path, "docstring_scripts")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    pages = [p for p in result.outdir.rglob("*.html") if "_modules" not in p.parts]
+    for path in pages:
+        hrefs = [a.get("href", "").lower() for a in read_html(path).find_all("a")]
+        assert not [h for h in hrefs if h.startswith(("javascript:", "vbscript:", "data:"))], path
+    gauge = read_html(result.outdir / "reference" / "docstring_scripts.models" / "Gauge.html")
+    assert "a script link" in gauge.get_text()  # the text stays
+    assert "https://example.org" in [a.get("href") for a in gauge.find_all("a")]  # real links too

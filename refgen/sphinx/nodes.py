@@ -24,7 +24,7 @@ from sphinx.util.parsing import nested_parse_to_nodes
 from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import escape, serialize
-from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs
+from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
 
 NOT_SEARCHED = "no-search"
 """Sphinx's class for content its search index skips: figures and diagrams, not prose."""
@@ -173,7 +173,7 @@ class NodeBuilder:
         if is_verbatim(source):
             parsed: list[nodes.Node] = [nodes.paragraph(source, source)]
         else:
-            parsed = self._parse(source, item)
+            parsed = unlink_scripts(self._parse(source, item))
         if item.mentions:
             mentions = item.mentions
             link_mentions(parsed, mentions, lambda name: self.inline(mentions[name]))

@@ -139,3 +139,23 @@ def link_mentions(
             if position < len(text):
                 pieces.append(nodes.Text(text[position:]))
             text.parent.replace(text, pieces)
+
+
+_SCRIPT_SCHEMES = ("javascript:", "vbscript:", "data:")
+
+
+def unlink_scripts(roots: list[nodes.Node]) -> list[nodes.Node]:
+    """``roots`` with every link to a script URL (``javascript:``, ``vbscript:``,
+    ``data:``) replaced by its text: a docstring can show such a URL, never link it."""
+    for root in roots:
+        if not isinstance(root, nodes.Element):
+            continue
+        for reference in list(root.findall(nodes.reference)):
+            uri = "".join(reference.get("refuri", "").split()).lower()
+            if uri.startswith(_SCRIPT_SCHEMES):
+                reference.replace_self(nodes.Text(reference.astext()))
+        for target in list(root.findall(nodes.target)):
+            uri = "".join(target.get("refuri", "").split()).lower()
+            if uri.startswith(_SCRIPT_SCHEMES):
+                target.parent.remove(target)
+    return roots
