@@ -93,7 +93,7 @@ class Project:
         for name in self.progress(list(dict.fromkeys(self.settings.modules))):
             module, error = call_user_code(discovery.import_module, name)
             if error is not None:  # user code: report, never crash
-                self._problems.append(
+                self._note(
                     self._not_found("modules", name, error)
                     or import_problem(self.cache.module_source, name, error)
                 )
@@ -111,7 +111,7 @@ class Project:
         registry, error = call_user_code(self.cache.registry, path)
         if error is not None:  # a failing entry must not take the site down
             module = path.rpartition(".")[0]
-            self._problems.append(
+            self._note(
                 self._not_found("registry", path, error)
                 or import_problem(
                     self.cache.module_source, module, error, "registry module", scope=path
@@ -129,10 +129,10 @@ class Project:
                     self._classes.append(cls)
 
     def _not_found(self, setting: str, dotted: str, error: BaseException) -> Problem | None:
-        """A setting naming something that does not exist, reported against the setting.
+        """A setting naming something missing, or no registry, reported against the setting.
 
-        Only when the name itself is missing: an import that fails inside the
-        user's module is that module's problem, at its own line.
+        Only when the name itself is at fault: an import that fails inside the
+        user's module is that module's problem, at its own line (None here).
         """
         name = error.name if isinstance(error, ModuleNotFoundError) else None
         missing_module = bool(name) and (dotted == name or dotted.startswith(f"{name}."))
@@ -142,16 +142,22 @@ class Project:
             and bool(frames)
             and frames[-1].filename == discovery.__file__
         )
+        not_a_registry = isinstance(error, discovery.NotARegistry)
+        if not (missing_module or missing_attribute or not_a_registry):
+            return None
         settings = self.settings
         line = setting_line(settings, setting)
         location = SourceLocation(str(settings.source), line) if settings.source and line else None
         named = f"{setting_name(settings, setting)} names {dotted!r}"
-        if isinstance(error, discovery.NotARegistry):
+        if not_a_registry:
             return Problem(WarningKind.REGISTRY, f"{named}: {error}", location, dotted)
-        if not (missing_module or missing_attribute):
-            return None
         message = f"{named}, which cannot be found ({describe_error(error)})"
         return Problem(WarningKind.IMPORT, message, location, dotted)
+
+    def _note(self, problem: Problem) -> None:
+        """Record ``problem`` once."""
+        if problem not in self._problems:
+            self._problems.append(problem)
 
     @property
     def modules(self) -> dict[str, ModuleType]:
@@ -167,7 +173,7 @@ class Project:
     def problems(self) -> list[Problem]:
         """What went wrong while loading and analysing, in the order it was found."""
         self.load()
-        return list(dict.fromkeys(self._problems))
+        return list(self._problems)
 
     @property
     def registry(self) -> RegistryDoc | None:
@@ -202,26 +208,20 @@ class Project:
 
     def scenarios(self) -> list[ScenarioDoc]:
         """Every scenario class that can be analysed (the others are in :attr:`problems`)."""
-        found = []
-        for cls in self.classes:
-            doc = self._analysed(cls)
-            if doc is not None:
-                found.append(doc)
-        return found
+        return self._analysed(self.classes)
 
-    def _analysed(self, cls: type) -> ScenarioDoc | None:
-        doc, error = call_user_code(self.scenario, cls)
-        if error is not None:
-            problem = Problem(
-                WarningKind.ANALYSIS,
-                f"cannot analyse: {describe_error(error)}",
-                None,
-                discovery.dotted_path(cls),
-            )
-            if problem not in self._problems:
-                self._problems.append(problem)
-            return None
-        return doc
+    def _analysed(self, classes: Iterable[type]) -> list[ScenarioDoc]:
+        """The records of ``classes`` that can be analysed; a problem for each other one."""
+        found = []
+        for cls in classes:
+            doc, error = call_user_code(self.scenario, cls)
+            if error is None:
+                assert doc is not None
+                found.append(doc)
+                continue
+            message = f"cannot analyse: {describe_error(error)}"
+            self._note(Problem(WarningKind.ANALYSIS, message, None, discovery.dotted_path(cls)))
+        return found
 
     def module(self, name: str) -> ModuleDoc:
         return self.cache.module(name)
@@ -229,8 +229,7 @@ class Project:
     def scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
         """The classes of a module that can be analysed (the others are in :attr:`problems`)."""
         module = self.modules.get(module_name) or discovery.import_module(module_name)
-        found = [self._analysed(cls) for cls in discovery.scenario_classes(module)]
-        return [doc for doc in found if doc is not None]
+        return self._analysed(discovery.scenario_classes(module))
 
     def helper_modules(self) -> list[str]:
         """Modules of every helper that a scenario references or calls, first seen first."""
@@ -345,5 +344,4 @@ class Project:
                 entry.location,
                 f"{self.registry.qualname}.{entry.name}",
             )
-            if problem not in self._problems:
-                self._problems.append(problem)
+            self._note(problem)

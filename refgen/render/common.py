@@ -47,6 +47,18 @@ def prose(
     return Prose(source, location, mentions or {})
 
 
+def opening_prose(
+    summary: str,
+    description: str,
+    location: SourceLocation | None,
+    mentions: Mapping[str, Inline] | None = None,
+) -> list[Block]:
+    """A docstring's summary and each paragraph of its description, as prose."""
+    return [
+        prose(part, location, mentions) for part in (summary, *description.split("\n\n")) if part
+    ]
+
+
 def joined(
     items: Iterable[Inline], separator: str = ", ", last: str = " and "
 ) -> list[Inline | str]:

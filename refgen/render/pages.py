@@ -37,6 +37,7 @@ from refgen.render.common import (
     code,
     docstring_notes,
     docstring_references,
+    opening_prose,
     prose,
 )
 from refgen.render.math_elements import UnitSymbols
@@ -132,9 +133,7 @@ def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
 def helper_entry(helper: HelperDoc, units: UnitSymbols) -> PyObject:
     doc = helper.docstring
     location = helper.location
-    body: list[Block] = [
-        prose(part, location) for part in (doc.summary, *doc.description.split("\n\n")) if part
-    ]
+    body = opening_prose(doc.summary, doc.description, location)
     fields = _parameters("Parameters", doc.parameters) + _parameters("Returns", doc.returns)
     if fields:
         body.append(FieldList(tuple(fields)))
@@ -160,11 +159,7 @@ def registry_page(registry: RegistryDoc) -> Page:
     """Every named scenario with its class and its stated inputs."""
     module, _, name = registry.qualname.rpartition(".")
     location = registry.location
-    intro = [
-        prose(part, location)
-        for part in (registry.title, *registry.description.split("\n\n"))
-        if part
-    ]
+    intro = opening_prose(registry.title, registry.description, location)
     blocks: list[Block] = [PyObject("class", module, name, body=tuple(intro), location=location)]
     for entry in registry.entries:
         fields = [

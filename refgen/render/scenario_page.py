@@ -40,6 +40,7 @@ from refgen.render.common import (
     docstring_notes,
     docstring_references,
     joined,
+    opening_prose,
     prose,
 )
 from refgen.render.diagram import data_flow_svg
@@ -92,7 +93,7 @@ def scenario_page(
             scenario.module,
             scenario.name,
             signature=_signature(scenario),
-            body=tuple(prose(part, scenario.location, mentions) for part in _paragraphs(doc)),
+            body=tuple(opening_prose(doc.summary, doc.description, scenario.location, mentions)),
             location=scenario.location,
         ),
     ]
@@ -116,12 +117,6 @@ def scenario_page(
         )
         blocks.append(Section("Derived attributes", entries))
     return Page(scenario.name, tuple(blocks), scenario.location, scenario.module)
-
-
-def _paragraphs(doc: object) -> list[str]:
-    summary = getattr(doc, "summary", "")
-    description = getattr(doc, "description", "")
-    return [part for part in (summary, *description.split("\n\n")) if part]
 
 
 def attribute_link(scenario: ScenarioDoc, name: str) -> AnchorLink:

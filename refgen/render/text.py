@@ -31,17 +31,26 @@ def inline_text(item: b.Inline) -> str:
     raise TypeError(f"not an inline item: {item!r}")
 
 
-def _wrap(text: str, indent: str, width: int) -> list[str]:
+def _wrap(
+    text: str,
+    indent: str,
+    width: int,
+    hanging: str | None = None,
+    break_long_words: bool = False,
+) -> list[str]:
+    """Paragraphs of ``text`` folded and wrapped, a blank line between them;
+    continuation lines start with ``hanging`` (``indent`` when None)."""
     lines: list[str] = []
     for paragraph in printable(text).split("\n\n"):
-        folded = " ".join(paragraph.split())
+        if lines:
+            lines.append("")
         lines += textwrap.wrap(
-            folded,
+            " ".join(paragraph.split()),
             width,
             initial_indent=indent,
-            subsequent_indent=indent,
+            subsequent_indent=indent if hanging is None else hanging,
             break_on_hyphens=False,
-            break_long_words=False,
+            break_long_words=break_long_words,
         ) or [indent.rstrip()]
     return lines
 
@@ -177,9 +186,11 @@ class SummaryWriter:
         match item:
             case b.Paragraph():
                 hanging = indent + "  " if b.HANGING in item.classes else indent
-                return _wrap_hanging(_paragraph_text(item), indent, hanging, self.width)
+                return _wrap(
+                    _paragraph_text(item), indent, self.width, hanging, break_long_words=True
+                )
             case b.Prose():
-                return _wrap_hanging(item.text, indent, indent, self.width)
+                return self._wrap(item.text, indent)
             case b.CodeBlock():
                 return [indent + line for line in item.text.split("\n")]
             case b.Section():
@@ -195,6 +206,10 @@ class SummaryWriter:
                 return self._table(item, indent)
         return TextWriter(self.width).block(item, indent, 1)
 
+    def _wrap(self, text: str, indent: str, hanging: str | None = None) -> list[str]:
+        # As the command line always wrapped: a word longer than a line is broken.
+        return _wrap(text, indent, self.width, hanging, break_long_words=True)
+
     def _field(self, field: b.Field, indent: str) -> list[str]:
         label = f"{field.label}: "
         first, *rest = field.body or (b.text(),)
@@ -203,7 +218,7 @@ class SummaryWriter:
             lines = [indent + label + head, *(indent + " " * len(label) + line for line in tail)]
         else:
             text = _paragraph_text(first) if isinstance(first, b.Paragraph) else ""
-            lines = _wrap_hanging(label + text, indent, indent + "  ", self.width)
+            lines = self._wrap(label + text, indent, indent + "  ")
         return lines + self.blocks(rest, indent + "  ")
 
     def _table(self, table: b.Table, indent: str) -> list[str]:
@@ -232,19 +247,3 @@ def _paragraph_text(item: b.Paragraph) -> str:
 
 def _cell_text(cell: b.Cell) -> str:
     return " ".join(_paragraph_text(p) for p in cell if isinstance(p, b.Paragraph))
-
-
-def _wrap_hanging(text: str, indent: str, hanging: str, width: int) -> list[str]:
-    """Paragraphs of ``text`` wrapped, continuation lines after ``hanging``."""
-    lines: list[str] = []
-    for paragraph in text.split("\n\n"):
-        if lines:
-            lines.append("")
-        lines += textwrap.wrap(
-            " ".join(paragraph.split()),
-            width,
-            initial_indent=indent,
-            subsequent_indent=hanging,
-            break_on_hyphens=False,
-        ) or [indent.rstrip()]
-    return lines

@@ -344,10 +344,7 @@ class NodeBuilder:
         )
         if not item.as_section:
             return [index, description]
-        section = nodes.section()
-        section += nodes.title(attribute, attribute)
-        section["names"].append(nodes.fully_normalize_name(attribute))
-        self.document.note_implicit_target(section, section)
+        section = self._section(attribute, ())
         section += [index, description]
         return [section]
 
