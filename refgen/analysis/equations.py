@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from refgen.analysis.model import EquationStep
 from refgen.analysis.source import ModuleSource, docstring_node, dotted_name
 
 
@@ -23,15 +24,6 @@ class ExtractedEquation:
     reason: str = ""
     reads: tuple[str, ...] = ()
     """Names read as ``self.NAME`` anywhere in the body, first read first."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One line of a helper's arithmetic: ``target = expression`` or a return."""
-
-    target: str
-    """The assigned name(s) as written, or ``""`` for the returned value."""
-    expression: str
 
 
 def _calls_and_reads(node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -91,7 +83,7 @@ def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> Extract
     )
 
 
-def extract_steps(module: ModuleSource, function: ast.FunctionDef) -> tuple[Step, ...]:
+def extract_steps(module: ModuleSource, function: ast.FunctionDef) -> tuple[EquationStep, ...]:
     """A helper body as a list of assignments ending in a return.
 
     Empty when the body holds anything else (loops, branches, calls for effect),
@@ -101,9 +93,9 @@ def extract_steps(module: ModuleSource, function: ast.FunctionDef) -> tuple[Step
     for statement in _body_without_docstring(function):
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = module.segment(statement.targets[0])
-            steps.append(Step(target, module.segment(statement.value)))
+            steps.append(EquationStep(target, module.segment(statement.value)))
         elif isinstance(statement, ast.Return) and statement.value is not None:
-            steps.append(Step("", module.segment(statement.value)))
+            steps.append(EquationStep("", module.segment(statement.value)))
         else:
             return ()
     return tuple(steps)

@@ -28,6 +28,7 @@ from refgen.analysis.source import (
     class_properties,
     find_class,
     is_class_variable,
+    last_name,
 )
 
 FRAMEWORK_MODULES = ("builtins", "typing", "pydantic", "attr", "abc", "dataclasses")
@@ -124,12 +125,8 @@ def _input_names(reader: SourceReader, cls: type) -> list[str]:
 
 
 def _call_name(node: ast.expr) -> str:
-    func = node.func if isinstance(node, ast.Call) else None
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
+    """The called function's last name (``field``, ``Field``, ``attr.ib``'s ``ib``)."""
+    return last_name(node.func) if isinstance(node, ast.Call) else ""
 
 
 def _factory_text(module: ModuleSource, node: ast.expr) -> str:

@@ -12,7 +12,7 @@ from refgen.analysis import discovery
 from refgen.analysis.docstrings import parse_docstring
 from refgen.analysis.equations import extract_steps
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.model import EquationStep, HelperDoc, ModuleDoc, ScenarioDoc, SourceLocation
+from refgen.analysis.model import HelperDoc, ModuleDoc, ScenarioDoc, SourceLocation
 from refgen.analysis.source import ModuleSource, docstring_node, find_function
 
 Reader = Callable[[str], ModuleSource]
@@ -69,9 +69,7 @@ def analyse_helper(read: Reader, function: Any) -> HelperDoc:
             qualname,
         ),
         location=SourceLocation(source.path, line),
-        steps=tuple(EquationStep(s.target, s.expression) for s in extract_steps(source, node))
-        if node
-        else (),
+        steps=extract_steps(source, node) if node else (),
     )
 
 

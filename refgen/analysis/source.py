@@ -164,7 +164,8 @@ def class_fields(module: ModuleSource, classdef: ast.ClassDef) -> list[FieldSour
     return fields
 
 
-def _decorator_name(node: ast.expr) -> str:
+def last_name(node: ast.expr) -> str:
+    """``c`` for ``c`` or ``a.b.c``; ``""`` for anything else."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
@@ -178,7 +179,7 @@ def class_properties(classdef: ast.ClassDef) -> list[PropertySource]:
     for node in classdef.body:
         if not isinstance(node, ast.FunctionDef):
             continue
-        if not any(_decorator_name(d) in PROPERTY_DECORATORS for d in node.decorator_list):
+        if not any(last_name(d) in PROPERTY_DECORATORS for d in node.decorator_list):
             continue
         doc = docstring_node(node.body)
         found.append(
