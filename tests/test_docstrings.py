@@ -43,7 +43,28 @@ def test_summary_and_description() -> None:
     doc = parse()
     assert doc.summary == "A summary line."
     assert doc.description == (
-        "A description that mentions optimizer_moments, over two lines.\n\nA second paragraph."
+        "A description that mentions optimizer_moments,\nover two lines.\n\nA second paragraph."
+    )
+
+
+def test_the_description_keeps_its_lines_for_lists_directives_and_literal_blocks() -> None:
+    doc = parse(
+        """A summary
+        on two lines.
+
+        - one item,
+          continued;
+        - another.
+
+        .. note::
+           :class: aside
+
+           Indented.
+        """
+    )
+    assert doc.summary == "A summary on two lines."
+    assert doc.description == (
+        "- one item,\n  continued;\n- another.\n\n.. note::\n   :class: aside\n\n   Indented."
     )
 
 

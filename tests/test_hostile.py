@@ -85,7 +85,7 @@ SHAPES = {
 
 CLEAN = {"source_encodings"}
 """Cases that must build with no warning at all."""
-OWN_TEST = {"dynamic_shapes", "docstring_scripts"}
+OWN_TEST = {"dynamic_shapes", "docstring_scripts", "docstring_files"}
 """Cases with a test of their own below."""
 
 
@@ -359,3 +359,63 @@ def test_docstrings_never_link_a_script(tmp_path: Path) -> None:
     gauge = read_html(result.outdir / "reference" / "docstring_scripts.models" / "Gauge.html")
     assert "a script link" in gauge.get_text()  # the text stays
     assert "https://example.org" in [a.get("href") for a in gauge.find_all("a")]  # real links too
+
+
+SECRET = "the secret that stays on this machine"
+
+
+def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs(
+    tmp_path: Path,
+) -> None:
+    """``:download:``, ``literalinclude``, ``include``, ``raw :file:``, ``csv-table :url:``
+    and ``image`` pointing outside the documentation folder: each one warning, shown as
+    text; a download inside the folder is published as Sphinx would."""
+    (tmp_path / "secret.txt").write_text(SECRET, encoding="utf-8")
+    project = corpus_project(tmp_path, "docstring_files")
+    notes = project.docs / "files" / "notes.txt"
+    notes.parent.mkdir()
+    notes.write_text("notes for readers", encoding="utf-8")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 1, result.stderr
+    assert sorted(w.partition(": WARNING: ")[2] for w in result.warnings) == sorted(
+        [
+            "docstring names a file outside the documentation folder (../../../secret.txt); "
+            "shown as text [refgen.docstring]",
+            "docstring names a file outside the documentation folder (/../secret.txt); "
+            "shown as text [refgen.docstring]",
+            "docstring names a file outside the documentation folder (/../secret.txt) in "
+            "`.. literalinclude::`; shown as text [refgen.docstring]",
+            "docstring names a file outside the documentation folder (/../secret.txt) in "
+            "`.. include::`; shown as text [refgen.docstring]",
+            "docstring passes raw markup through in `.. raw::`; shown as text [refgen.docstring]",
+            "docstring reads a table from a file or a URL in `.. csv-table::`; "
+            "shown as text [refgen.docstring]",
+            "docstring names a file outside the documentation folder (/../secret.txt); "
+            "shown as text [refgen.docstring]",
+        ]
+    )
+    source = project.module_path("models")
+    refused = (
+        "Get :download:",
+        ".. literalinclude",
+        ".. include",
+        ".. raw",
+        ".. csv",
+        ".. im",
+    )
+    lines = [
+        number
+        for number, text in enumerate(source.read_text().splitlines(), 1)
+        if text.lstrip().startswith(refused)
+    ]
+    assert len(lines) == len(refused)
+    warned = sorted(int(w.partition(": WARNING")[0].rpartition(":")[2]) for w in result.warnings)
+    assert warned == sorted([lines[0], *lines])  # both downloads are in the first paragraph
+    assert all(w.startswith(f"{source}:") for w in result.warnings)
+    published = [p for p in result.outdir.rglob("*") if p.is_file()]
+    assert not [p for p in published if SECRET.encode() in p.read_bytes()]
+    assert [p.read_text() for p in published if p.name == "notes.txt"] == ["notes for readers"]
+    page = read_html(result.outdir / "reference" / "docstring_files.models" / "Gauge.html")
+    text = page.get_text()
+    assert "the secret" in text and ".. raw:: html" in text and "a picture of the secret" in text
+    assert page.find("img") is None

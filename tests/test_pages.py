@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from refgen.testing import ScenarioProject, write_scenario_project
+from tests.html_helpers import read_html
 
 MODULE = '''
     """Counting scenarios
@@ -111,3 +112,46 @@ def test_aliases_cached_properties_and_library_calls(tmp_path: Path) -> None:
     result = project.build("html", "-W")
     assert result.returncode == 0, result.stderr
     assert sorted(stubs(project)) == ["index.rst", "odd.decl/Cached.rst", "odd.decl/index.rst"]
+
+
+LISTED = '''
+    """Listed scenarios"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Basket:
+        """A basket whose description is more than sentences.
+
+        It holds:
+
+        - apples,
+          counted one by one;
+        - pears.
+
+        .. note::
+           Fruit is not counted by weight.
+
+        Written as code::
+
+            basket = Basket(3)
+        """
+
+        count: int = 3
+'''
+
+
+def test_a_description_keeps_its_lists_directives_and_literal_blocks(tmp_path: Path) -> None:
+    project = write_scenario_project(tmp_path, "listed", {"fruit": LISTED})
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "listed.fruit" / "Basket.html")
+    items = [
+        " ".join(item.get_text().split()) for item in page.select("dl.py.class > dd ul.simple li")
+    ]
+    assert items == ["apples, counted one by one;", "pears."]
+    assert page.select_one("div.admonition.note p:not(.admonition-title)").get_text() == (
+        "Fruit is not counted by weight."
+    )
+    assert "basket = Basket(3)" in [pre.get_text().strip() for pre in page.select("pre")]

@@ -64,7 +64,7 @@ def parse_docstring(raw: str | None, path: str, first_line: int, subject: str = 
         return Docstring()
     lines = docstring_lines(raw)
     preamble, sections = _split_sections(lines, first_line)
-    summary, description = _summary_and_description(preamble)
+    summary, description, described = _summary_and_description(preamble)
     problems: list[Problem] = []
     parsed: dict[str, object] = {}
     for section in sections:
@@ -94,6 +94,7 @@ def parse_docstring(raw: str | None, path: str, first_line: int, subject: str = 
     return Docstring(
         summary=summary,
         description=description,
+        description_location=SourceLocation(path, first_line + described) if description else None,
         parameters=parsed.get("Parameters", ()),  # type: ignore[arg-type]
         returns=parsed.get("Returns", ()),  # type: ignore[arg-type]
         notes=parsed.get("Notes", ()),  # type: ignore[arg-type]
@@ -134,11 +135,20 @@ def _paragraphs(lines: list[str]) -> list[str]:
     return [" ".join(p) for p in paragraphs if p]
 
 
-def _summary_and_description(preamble: list[str]) -> tuple[str, str]:
-    paragraphs = _paragraphs(preamble)
-    if not paragraphs:
-        return "", ""
-    return paragraphs[0], "\n\n".join(paragraphs[1:])
+def _summary_and_description(preamble: list[str]) -> tuple[str, str, int]:
+    """The first paragraph, folded onto one line, and the rest as written (the
+    description is reST, whose lists, directives and literal blocks need their
+    lines), with the index of the description's first line."""
+    start = next((index for index, line in enumerate(preamble) if line.strip()), None)
+    if start is None:
+        return "", "", 0
+    end = next(
+        (index for index in range(start, len(preamble)) if not preamble[index].strip()),
+        len(preamble),
+    )
+    summary = " ".join(line.strip() for line in preamble[start:end])
+    described = next((i for i in range(end, len(preamble)) if preamble[i].strip()), end)
+    return summary, "\n".join(preamble[described:]).rstrip("\n"), described
 
 
 def _parse_section(section: _Section, path: str, subject: str, problems: list[Problem]) -> object:

@@ -36,7 +36,8 @@ WARNING_DESCRIPTIONS = {
     WarningKind.IMPORT: "A configured module, the registry's module or a helper module cannot "
     "be imported. The warning gives the exception and where it was raised.",
     WarningKind.DOCSTRING: "A docstring has a section refgen does not know or gives one twice, "
-    "a Parameters line cannot be read, or a derived attribute has no docstring.",
+    "a Parameters line cannot be read, a derived attribute has no docstring, or a docstring "
+    "names a file outside the documentation folder or holds raw markup (shown as text).",
     WarningKind.REFERENCE: "An implementation reference (a bare dotted path under References) "
     "cannot be imported.",
     WarningKind.ANALYSIS: "A class or module cannot be analysed at all. The rest of the site "
@@ -119,6 +120,8 @@ class Docstring:
 
     summary: str = ""
     description: str = ""
+    description_location: SourceLocation | None = None
+    """Where the description's first line is, for warnings about its markup."""
     parameters: tuple[ParameterEntry, ...] = ()
     returns: tuple[ParameterEntry, ...] = ()
     notes: tuple[NoteEntry, ...] = ()

@@ -52,11 +52,12 @@ def opening_prose(
     description: str,
     location: SourceLocation | None,
     mentions: Mapping[str, Inline] | None = None,
+    described_at: SourceLocation | None = None,
 ) -> list[Block]:
-    """A docstring's summary and each paragraph of its description, as prose."""
-    return [
-        prose(part, location, mentions) for part in (summary, *description.split("\n\n")) if part
-    ]
+    """A docstring's summary and its description (whose first line is ``described_at``,
+    if known), as prose."""
+    parts = [(summary, location), (description, described_at or location)]
+    return [prose(text, where, mentions) for text, where in parts if text]
 
 
 def joined(

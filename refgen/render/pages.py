@@ -133,7 +133,7 @@ def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
 def helper_entry(helper: HelperDoc, units: UnitSymbols) -> PyObject:
     doc = helper.docstring
     location = helper.location
-    body = opening_prose(doc.summary, doc.description, location)
+    body = opening_prose(doc.summary, doc.description, location, None, doc.description_location)
     fields = _parameters("Parameters", doc.parameters) + _parameters("Returns", doc.returns)
     if fields:
         body.append(FieldList(tuple(fields)))

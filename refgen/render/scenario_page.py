@@ -93,7 +93,15 @@ def scenario_page(
             scenario.module,
             scenario.name,
             signature=_signature(scenario),
-            body=tuple(opening_prose(doc.summary, doc.description, scenario.location, mentions)),
+            body=tuple(
+                opening_prose(
+                    doc.summary,
+                    doc.description,
+                    scenario.location,
+                    mentions,
+                    doc.description_location,
+                )
+            ),
             location=scenario.location,
         ),
     ]

@@ -25,6 +25,7 @@ from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import escape, serialize
 from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
+from refgen.sphinx.sandbox import disarm, guarded_directives
 
 NOT_SEARCHED = "no-search"
 """Sphinx's class for content its search index skips: figures and diagrams, not prose."""
@@ -174,6 +175,7 @@ class NodeBuilder:
             parsed: list[nodes.Node] = [nodes.paragraph(source, source)]
         else:
             parsed = unlink_scripts(self._parse(source, item))
+            disarm(parsed, self.env, item.location)
         if item.mentions:
             mentions = item.mentions
             link_mentions(parsed, mentions, lambda name: self.inline(mentions[name]))
@@ -190,12 +192,14 @@ class NodeBuilder:
             lines.append(written, path, first + offset)
         paragraphs = plain_paragraphs(lines)
         if paragraphs is None:
-            return nested_parse_to_nodes(self.directive.state, lines)
+            with guarded_directives():
+                return nested_parse_to_nodes(self.directive.state, lines)
         parsed: list[nodes.Node] = []
         for paragraph, line in paragraphs:
             inline, messages = self.directive.parse_inline(paragraph, lineno=line)
             node = nodes.paragraph(paragraph, "", *inline)
-            locate_references([node], SourceLocation(path, line + 1), replace=True)
+            for element in node.findall(nodes.Element):  # its links and roles: at the docstring
+                element.source, element.line = path, line + 1
             parsed += [node, *messages]
         return parsed
 
@@ -349,9 +353,7 @@ class NodeBuilder:
         return [section]
 
 
-def locate_references(
-    roots: Iterable[nodes.Node], location: SourceLocation, replace: bool = False
-) -> None:
+def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
     """Give the links refgen made the page's Python file and line.
 
     A link that cannot be resolved is reported (under ``nitpicky``) there: at the
@@ -361,7 +363,7 @@ def locate_references(
         if not isinstance(root, nodes.Element):
             continue
         for node in root.findall(addnodes.pending_xref):
-            if replace or node.source is None:
+            if node.source is None:
                 node.source, node.line = location.path, location.line
 
 

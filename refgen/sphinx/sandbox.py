@@ -1,0 +1,158 @@
+"""What a docstring may make the build read or publish.
+
+Docstrings are the author's reST and are parsed as autodoc parses them, with
+two limits, since the code documented may not be the site author's:
+
+- a file a docstring names (``include``, ``literalinclude``, ``image``,
+  ``figure``, ``:download:``) must be inside the documentation's source
+  folder; Sphinx would otherwise read or copy any file the build can reach;
+- raw markup (the ``raw`` directive or a role made from it) and tables read
+  from a file or a URL (``csv-table :file:``/``:url:``) are not allowed.
+
+What is refused is shown as text, with one ``refgen.docstring`` warning at
+its line in the Python file.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import Directive, directives
+from docutils.utils import get_source_line
+from sphinx import addnodes
+from sphinx.environment import BuildEnvironment
+
+from refgen.analysis.model import SourceLocation, WarningKind
+from refgen.sphinx.reporting import warn
+
+Refusal = Callable[[Any], str | None]
+"""Given a directive about to run, why a docstring may not run it (None: it may)."""
+
+
+def inside_sources(env: BuildEnvironment, target: str) -> bool:
+    """Whether ``target``, written in the current document, names a file inside the
+    source folder (symbolic links followed). URLs are not files: they pass."""
+    if "://" in target or target.startswith("data:"):
+        return True
+    _relative, absolute = env.relfn2path(target, env.docname)
+    return Path(absolute).resolve().is_relative_to(Path(env.srcdir).resolve())
+
+
+def _outside(directive: Any, *targets: str) -> str | None:
+    env: BuildEnvironment = directive.state.document.settings.env
+    for target in targets:
+        if not inside_sources(env, target):
+            return f"names a file outside the documentation folder ({target})"
+    return None
+
+
+def _include_refusal(directive: Any) -> str | None:
+    target = directive.arguments[0]
+    if target.startswith("<") and target.endswith(">"):  # docutils' own standard files
+        return None
+    return _outside(directive, target)
+
+
+def _literalinclude_refusal(directive: Any) -> str | None:
+    return _outside(directive, directive.arguments[0], *directive.options.get("diff", "").split())
+
+
+def _raw_refusal(directive: Any) -> str | None:
+    return "passes raw markup through"
+
+
+def _csv_table_refusal(directive: Any) -> str | None:
+    if "file" in directive.options or "url" in directive.options:
+        return "reads a table from a file or a URL"
+    return None
+
+
+GUARDS: dict[str, Refusal] = {
+    "include": _include_refusal,
+    "literalinclude": _literalinclude_refusal,
+    "raw": _raw_refusal,
+    "csv-table": _csv_table_refusal,
+}
+
+
+def _registered(name: str) -> type[Directive]:
+    """The directive class ``name`` names, as docutils would load it."""
+    registry: dict[str, type[Directive]] = directives._directives  # type: ignore[attr-defined]
+    if name in registry:
+        return registry[name]
+    module, class_name = directives._directive_registry[name]  # type: ignore[attr-defined]
+    directive: type[Directive] = getattr(
+        importlib.import_module(f"docutils.parsers.rst.directives.{module}"), class_name
+    )
+    return directive
+
+
+def refuse(
+    message: str, location: str | SourceLocation | None, node: nodes.Node | None, shown: str
+) -> nodes.Node:
+    """Warn that a docstring ``message``; the text ``shown`` instead, inline if ``node``
+    (what is refused) sits in a paragraph."""
+    warn(WarningKind.DOCSTRING, f"docstring {message}; shown as text", location)
+    if node is not None and isinstance(node.parent, nodes.TextElement):
+        return nodes.literal(shown, shown)
+    return nodes.literal_block(shown, shown)
+
+
+def _guarded(directive: type[Directive], refusal: Refusal) -> type[Directive]:
+    def run(self: Any) -> list[nodes.Node]:
+        reason = refusal(self)
+        if reason is None:
+            return list(directive.run(self))
+        source, line = self.state_machine.get_source_and_line(self.lineno)
+        message = f"{reason} in `.. {self.name}::`"
+        return [refuse(message, f"{source}:{line}", None, self.block_text)]
+
+    return type(f"Docstring{directive.__name__}", (directive,), {"run": run})
+
+
+@contextmanager
+def guarded_directives() -> Iterator[None]:
+    """While parsing a docstring, the directives of :data:`GUARDS` check before they run."""
+    registry: dict[str, type[Directive]] = directives._directives  # type: ignore[attr-defined]
+    saved = {name: registry.get(name) for name in GUARDS}
+    try:
+        for name, refusal in GUARDS.items():
+            registry[name] = _guarded(saved[name] or _registered(name), refusal)
+        yield
+    finally:
+        for name, original in saved.items():
+            if original is None:
+                registry.pop(name, None)
+            else:
+                registry[name] = original
+
+
+def disarm(roots: list[nodes.Node], env: BuildEnvironment, fallback: SourceLocation | None) -> None:
+    """Show as text what parsed docstring nodes would make the build publish: raw
+    markup (from a role), and downloads and images of files outside the sources."""
+    outside = "names a file outside the documentation folder"
+    for root in roots:
+        if not isinstance(root, nodes.Element):
+            continue
+        refused: list[tuple[nodes.Element, str, str]] = [
+            (raw, "passes raw markup through", raw.astext()) for raw in root.findall(nodes.raw)
+        ]
+        for download in root.findall(addnodes.download_reference):
+            target = download.get("reftarget", "")
+            if not inside_sources(env, target):
+                refused.append((download, f"{outside} ({target})", download.astext()))
+        for image in root.findall(nodes.image):
+            uri = image.get("uri", "")
+            if not inside_sources(env, uri):
+                refused.append((image, f"{outside} ({uri})", image.get("alt", uri)))
+        for node, message, shown in refused:
+            # A role's own source is the page; its paragraph's is the docstring's line.
+            inline = isinstance(node.parent, nodes.TextElement)
+            source, line = get_source_line(node.parent if inline else node)
+            location = f"{source}:{line}" if source and line else fallback
+            node.replace_self(refuse(message, location, node, shown))

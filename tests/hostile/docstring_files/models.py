@@ -1,0 +1,32 @@
+"""Scenarios whose docstrings try to make the build read or publish files."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Gauge:
+    """A scenario whose docstring reaches outside the documentation folder.
+
+    Get :download:`the secret <../../../secret.txt>`, or :download:`this one </../secret.txt>`;
+    :download:`the notes </files/notes.txt>` are inside and may be published.
+
+    .. literalinclude:: /../secret.txt
+
+    .. include:: /../secret.txt
+
+    .. raw:: html
+       :file: /../secret.txt
+
+    .. csv-table:: Remote
+       :url: https://example.org/table.csv
+
+    .. image:: /../secret.txt
+       :alt: a picture of the secret
+    """
+
+    size: float = 2.0
+
+    @property
+    def doubled(self) -> float:
+        """Twice the size."""
+        return self.size * 2
