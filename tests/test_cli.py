@@ -91,7 +91,7 @@ def runs(tmp_module: Path) -> dict[str, Run]:
 
 
 def class_line(name: str) -> int:
-    text = (REPO / "scenarios" / "training.py").read_text(encoding="utf-8").splitlines()
+    text = (REPO / "src" / "scenarios" / "training.py").read_text(encoding="utf-8").splitlines()
     return next(i for i, line in enumerate(text, 1) if line.startswith(f"class {name}"))
 
 
@@ -126,9 +126,8 @@ def test_show_class_prints_summary_inputs_and_equations(runs) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     line = class_line("UpdateWorkingSetScenario")
-    assert (
-        f"class scenarios.training.UpdateWorkingSetScenario (scenarios/training.py:{line})" in out
-    )
+    where = f"(src/scenarios/training.py:{line})"
+    assert f"class scenarios.training.UpdateWorkingSetScenario {where}" in out
     assert "category: Training scenarios" in out
     assert "A full on-device update with Adam" in out
     assert "  bandwidth: Optional[Quantity] = None\n" in out
@@ -146,7 +145,7 @@ def test_show_attribute_prints_equation_data_flow_and_location(runs) -> None:
     assert "Traffic-only lower bound on step time in ms" in out
     assert "Equation: (self.step_traffic / self.bandwidth).to('millisecond')" in out
     assert "Reads: step_traffic, bandwidth" in out
-    assert re.search(r"defined at scenarios/training\.py:\d+", out)
+    assert re.search(r"defined at src/scenarios/training\.py:\d+", out)
 
 
 def test_show_attribute_of_an_entry_also_prints_its_value(runs) -> None:
@@ -159,7 +158,8 @@ def test_show_attribute_of_an_entry_also_prints_its_value(runs) -> None:
 def test_show_attribute_computed_by_a_helper_names_the_helper(runs) -> None:
     out = runs["show-helper-attribute"].stdout
     assert "Equation: carried by a helper" in out
-    assert "scenarios.physics.memory.calc_update_step_traffic (scenarios/physics/memory.py:" in out
+    helper = "scenarios.physics.memory.calc_update_step_traffic"
+    assert f"{helper} (src/scenarios/physics/memory.py:" in out
 
 
 def test_show_unknown_name_exits_1_with_close_matches(runs) -> None:

@@ -419,3 +419,25 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
     text = page.get_text()
     assert "the secret" in text and ".. raw:: html" in text and "a picture of the secret" in text
     assert page.find("img") is None
+
+
+def test_folders_named_like_refgen_or_the_package_in_the_current_directory(
+    tmp_path: Path,
+) -> None:
+    """``python -m sphinx`` puts the current directory first on ``sys.path``: an empty
+    ``refgen/`` folder there (a namespace package) must not hide refgen, and a
+    package folder hiding the documented one is named in the warning."""
+    project = corpus_project(tmp_path, "property_sysexit")
+    (tmp_path / "refgen").mkdir()
+    result = project.build("html", "--keep-going", isolated=True)
+    assert "no setup() function" not in result.stderr
+    assert (result.outdir / "reference" / "property_sysexit.models" / "Gauge.html").exists()
+    shadow = tmp_path / "property_sysexit"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text('"""An old copy of the package."""\n')
+    result = project.build("html", "--keep-going", "-E", isolated=True)
+    modules, registry = [w for w in result.warnings if "[refgen." in w]
+    assert "refgen_modules names 'property_sysexit.models', which cannot be found" in modules
+    assert "refgen_registry names 'property_sysexit.registry.Registry'" in registry
+    for warning in (modules, registry):
+        assert f"'property_sysexit' was imported from {shadow / '__init__.py'}" in warning

@@ -23,7 +23,7 @@ from typing import Any
 
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
-from refgen.analysis.failures import describe_error, import_problem
+from refgen.analysis.failures import describe_error, import_problem, imported_from
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
     HelperDoc,
@@ -152,6 +152,7 @@ class Project:
         if not_a_registry:
             return Problem(WarningKind.REGISTRY, f"{named}: {error}", location, dotted)
         message = f"{named}, which cannot be found ({describe_error(error)})"
+        message += imported_from(dotted)
         return Problem(WarningKind.IMPORT, message, location, dotted)
 
     def _note(self, problem: Problem) -> None:

@@ -11,6 +11,7 @@ so every front end reports the same problem.
 from __future__ import annotations
 
 import ast
+import sys
 import traceback
 from collections.abc import Callable
 
@@ -100,3 +101,20 @@ def describe_error(error: BaseException) -> str:
     except (Exception, SystemExit, GeneratorExit):
         message = "(its message cannot be shown: str() raised)"
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def imported_from(dotted: str) -> str:
+    """Where the deepest imported package on the way to ``dotted`` came from, for a
+    name missing in it: the usual cause is a folder of that name in the current
+    directory hiding the package the user meant."""
+    parts = dotted.split(".")
+    prefixes = (".".join(parts[:end]) for end in range(1, len(parts)))
+    found = [prefix for prefix in prefixes if prefix in sys.modules]
+    if not found:
+        return ""
+    package = found[-1]
+    module = sys.modules[package]
+    if getattr(module, "__file__", None):
+        return f"; {package!r} was imported from {module.__file__}"
+    folders = ", ".join(str(folder) for folder in getattr(module, "__path__", ()))
+    return f"; {package!r} was imported from {folders}, a folder without __init__.py"
