@@ -35,6 +35,7 @@ from scenarios.training import (
     AlphaBetaAllReduceScenario,
     AmdahlScenario,
     ComputeOptimalScenario,
+    ComputeOptimalTableScenario,
     MixedPrecisionAdamScenario,
     PipelineBubbleScenario,
     RingAllReduceScenario,
@@ -142,10 +143,27 @@ class Scenarios:
     )
     """Gopher's training budget (5.76e23 FLOPs, the "1 Gopher" unit of Table 3 of
     the Chinchilla paper) spent at the flat rule of thumb of 20 tokens per
-    parameter. This is not a row of Table 3, whose ratios come from fitted
-    power laws and differ by row; the result is compared with the model
-    actually trained on that budget, Chinchilla (70B parameters, 1.4T tokens,
-    section 4.1)."""
+    parameter, the ratio of Chinchilla itself (1.4T tokens for 70B
+    parameters, opening of section 4). This is not a row of Table 3, whose
+    ratios come from fitted power laws and differ by row (see
+    ChinchillaTable3Row1B and ChinchillaTable3Row10T); the result is
+    compared with the model actually trained on that budget, Chinchilla."""
+
+    ChinchillaTable3Row1B = ComputeOptimalTableScenario(
+        parameters=1e9,
+        tokens=20.2e9,
+        flops_per_param_token=6 * ureg.FLOP,
+    )
+    """The 1-billion-parameter row of Table 3 of the Chinchilla paper: 20.2
+    billion tokens, 1.21e+20 FLOPs, 20.2 tokens per parameter."""
+
+    ChinchillaTable3Row10T = ComputeOptimalTableScenario(
+        parameters=10e12,
+        tokens=216.2e12,
+        flops_per_param_token=6 * ureg.FLOP,
+    )
+    """The 10-trillion-parameter row of Table 3 of the Chinchilla paper: 216.2
+    trillion tokens, 1.30e+28 FLOPs, 21.6 tokens per parameter."""
 
     Zero7p5BGradientAllReduce = RingAllReduceScenario(
         parameters=7.5e9,

@@ -632,9 +632,11 @@ class ComputeOptimalScenario:
     when parameters and training tokens grow together. This class uses the
     rule of thumb drawn from that result, a flat tokens_per_parameter (about
     20): the budget C = k × N × D then fixes both the parameter count and the
-    token count. The paper's own compute-optimal table is computed from
-    fitted power laws instead, and its ratio drifts from row to row; this
-    class does not reproduce that table.
+    token count. The paper does not state the 20 as a rule: it is the ratio
+    of the model it trained, 1.4 trillion tokens for 70 billion parameters.
+    The paper's own compute-optimal table comes from fitted power laws, and
+    its ratio drifts from row to row; ComputeOptimalTableScenario reproduces
+    that table, not this class.
 
     Notes
     -----
@@ -649,10 +651,13 @@ class ComputeOptimalScenario:
     ----------
     - scenarios.physics.calc_compute_optimal_parameters
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
-      NeurIPS 2022, Table 3 (used only for the size of one Gopher budget,
-      5.76e+23 FLOPs) and section 4.1 (Chinchilla, trained on the same
-      compute as Gopher: 70B parameters and 1.4 trillion tokens, 20 tokens
-      per parameter).
+      NeurIPS 2022 (arXiv:2203.15556), Table 3 (used only for the size of
+      one Gopher budget, 5.76e+23 FLOPs, the row whose "FLOPs (in Gopher
+      unit)" is 1) and the opening of section 4 (the optimal model for
+      Gopher's budget is between 40 and 70 billion parameters; Chinchilla
+      takes the larger end, 70B parameters for 1.4T tokens, for the same
+      number of FLOPs as Gopher). The 20 tokens per parameter is that
+      model's ratio, 1.4T / 70B, not a figure the paper states as a rule.
 
     Examples
     --------
@@ -689,6 +694,84 @@ class ComputeOptimalScenario:
     def optimal_tokens(self) -> float:
         """Training tokens that go with optimal_parameters."""
         return self.tokens_per_parameter * self.optimal_parameters
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComputeOptimalTableScenario:
+    """A row of Chinchilla's compute-optimal table: its training cost, and its tokens per parameter.
+
+    Hoffmann et al. tabulate, for model sizes from 400 million to 10 trillion
+    parameters, the training tokens their first approach projects as
+    compute-optimal and the operations that training costs. Given a row's
+    parameters and tokens, the 6ND cost model gives its operations, and the
+    ratio of the two gives its tokens per parameter, which is not a constant:
+    it drifts from about 20 for the smallest models to about 22 for the
+    largest.
+
+    Notes
+    -----
+    Equation: training_flops = flops_per_param_token × parameters × tokens
+        (calc_training_flops); tokens_per_parameter = tokens / parameters.
+    Assumptions: The table's operations follow C = 6ND, which holds for
+        every row but one at the table's printed precision (see References).
+    Excludes: The fitted power laws that produce the table, the table's
+        "Gopher unit" column, and approaches 2 and 3 of the paper.
+
+    References
+    ----------
+    - scenarios.physics.calc_training_flops
+    - Hoffmann et al., "Training Compute-Optimal Large Language Models",
+      NeurIPS 2022 (arXiv:2203.15556), Table 3, "Estimated optimal training
+      FLOPs and training tokens for various model sizes" (approach 1): 400
+      Million, 1.92e+19 FLOPs, 8.0 Billion tokens; 1 Billion, 1.21e+20, 20.2
+      Billion; 10 Billion, 1.23e+22, 205.1 Billion; 67 Billion, 5.76e+23,
+      1.5 Trillion; 175 Billion, 3.85e+24, 3.7 Trillion; 280 Billion,
+      9.90e+24, 5.9 Trillion; 520 Billion, 3.43e+25, 11.0 Trillion; 1
+      Trillion, 1.27e+26, 21.2 Trillion; 10 Trillion, 1.30e+28, 216.2
+      Trillion. Allowing for the rounding of every printed digit, 6ND meets
+      the printed FLOPs in every row except the 67-billion one: its 5.76e+23
+      (exactly one Gopher budget) is 1% to 8% below 6ND over the range its
+      printed 1.5 Trillion tokens allows (at 1.5e12 exactly, 6 × 67e9 ×
+      1.5e12 = 6.03e+23).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> small = Scenarios.ChinchillaTable3Row1B
+    >>> print(f"{small.training_flops:.2e~D}")
+    1.21e+20 FLOP
+    >>> print(round(small.tokens_per_parameter, 1))
+    20.2
+    >>> large = Scenarios.ChinchillaTable3Row10T
+    >>> print(f"{large.training_flops:.2e~D}")
+    1.30e+28 FLOP
+    >>> print(round(large.tokens_per_parameter, 2))
+    21.62
+    """
+
+    rules: ClassVar[Rules] = input_rules(flops_per_param_token=COMPUTE)
+
+    parameters: float
+    """Model size of the row, N."""
+    tokens: float
+    """Compute-optimal training tokens of the row, D."""
+    flops_per_param_token: Quantity
+    """Operations per parameter per token, k (6 FLOP)."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def training_flops(self) -> Quantity:
+        """Operations of training the row's model on its tokens in FLOP (calc_training_flops)."""
+        return calc_training_flops(self.parameters, self.tokens, self.flops_per_param_token).to(
+            'FLOP'
+        )
+
+    @property
+    def tokens_per_parameter(self) -> float:
+        """Training tokens per parameter of the row (dimensionless)."""
+        return self.tokens / self.parameters
 
 
 @dataclass(frozen=True, kw_only=True)
