@@ -109,16 +109,20 @@ def test_zero_stage_3_moves_1_5_times_data_parallelism() -> None:
 
 
 # Roofline of a matrix product: NVIDIA's GPU Performance Background guide
+# ("Understanding Performance") and Matrix Multiplication Background guide
+# ("Math and Memory Bounds")
 
 
 def test_v100_ops_per_byte_ratio_is_138_9() -> None:
-    # "138.9" FLOPS/B for a V100 (125 TFLOPS, 900 GB/s), one decimal.
+    # Matrix Multiplication Background guide: "V100's 138.9 FLOPS:B" (125
+    # TFLOPS over 900 GB/s), one decimal.
     ridge = Scenarios.NvidiaLinearBatch512OnV100.ridge_point
     assert magnitude(ridge, "FLOP/B") == pytest.approx(138.9, abs=0.05)
 
 
 def test_linear_layer_at_batch_512_is_315_flops_per_byte() -> None:
-    # "315 FLOPS/B", a whole number, "arithmetic"-limited on the V100.
+    # GPU Performance Background guide, table of example operations: "315
+    # FLOPS/B", a whole number, usually "arithmetic"-limited (FP16, V100).
     layer = Scenarios.NvidiaLinearBatch512OnV100
     assert magnitude(layer.intensity, "FLOP/B") == pytest.approx(315, abs=0.5)
     assert layer.limited_by == "arithmetic"
@@ -126,7 +130,7 @@ def test_linear_layer_at_batch_512_is_315_flops_per_byte() -> None:
 
 
 def test_linear_layer_at_batch_1_is_1_flop_per_byte() -> None:
-    # "1 FLOPS/B", a whole number, "memory"-limited.
+    # The same table: "1 FLOPS/B", a whole number, usually "memory"-limited.
     layer = Scenarios.NvidiaLinearBatch1OnV100
     assert magnitude(layer.intensity, "FLOP/B") == pytest.approx(1, abs=0.5)
     assert layer.limited_by == "memory"
@@ -138,7 +142,8 @@ def test_linear_layer_at_batch_1_is_1_flop_per_byte() -> None:
 
 
 def test_opt13b_weights_are_26_gb_and_65_percent_of_an_a100_40gb() -> None:
-    # Figure 1: "26GB, 65%"; 13B × 2 bytes is exactly 26 GB, 26/40 exactly 65%.
+    # Figure 1, left: "Parameters (26GB, 65%)"; 13B × 2 bytes is exactly 26 GB,
+    # 26/40 exactly 65%.
     opt = Scenarios.Opt13BOnA100_40GB
     assert magnitude(opt.weight_bytes, "GB") == pytest.approx(26, rel=1e-12)
     assert opt.weight_share == pytest.approx(0.65, rel=1e-12)
@@ -175,16 +180,21 @@ def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
     assert magnitude(a100.request_latency, "s") == pytest.approx(ttft + 256 * tpot, rel=1e-12)
 
 
-# Little's law: Hennessy and Patterson, Appendix D.5
+# Little's law: Hennessy and Patterson, Appendix D (queuing theory)
 
 
 def test_disk_utilization_is_0_8() -> None:
-    # "0.8": 40 I/Os per second × 20 ms of service, exact.
+    # The example's utilization, 40 I/Os per second × 20 ms of service = 0.8,
+    # exact (Little's law applied to the disk alone).
     assert Scenarios.HennessyPattersonDiskServer.mean_in_system == pytest.approx(0.8, rel=1e-12)
 
 
 def test_requests_in_the_disk_system() -> None:
-    # 40 per second × (80 ms queueing + 20 ms service): 4 requests, exact.
+    # 40 per second × (80 ms queueing + 20 ms service): 4 requests, exact; the
+    # 80 ms is the M/M/1 queue time at utilization 0.8, 20 ms × 0.8/0.2.
+    utilization = Scenarios.HennessyPattersonDiskServer.mean_in_system
+    queueing = magnitude(Scenarios.HennessyPattersonDiskSystem.time_in_system, "ms") - 20
+    assert queueing == pytest.approx(20 * utilization / (1 - utilization), rel=1e-12)
     assert Scenarios.HennessyPattersonDiskSystem.mean_in_system == pytest.approx(4, rel=1e-12)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from scenarios import Scenarios
+from scenarios import Scenarios, ureg
+from scenarios.training import ComputeOptimalTableScenario
 
 
 def magnitude(quantity, unit: str) -> float:
@@ -176,6 +177,72 @@ def test_chinchilla_entry_uses_the_flat_rule_of_thumb() -> None:
     assert magnitude(chinchilla.compute_budget, "FLOP") == 5.76e23
     ratio = chinchilla.optimal_tokens / chinchilla.optimal_parameters
     assert ratio == pytest.approx(20, rel=1e-12)
+
+
+# Hoffmann et al.: Table 3, every row, at the table's printed precision
+
+# (parameters, FLOPs as printed, tokens as printed, half a unit of the last
+# printed digit of the FLOPs and of the tokens)
+CHINCHILLA_TABLE_3 = [
+    (400e6, 1.92e19, 8.0e9, 0.005e19, 0.05e9),
+    (1e9, 1.21e20, 20.2e9, 0.005e20, 0.05e9),
+    (10e9, 1.23e22, 205.1e9, 0.005e22, 0.05e9),
+    (67e9, 5.76e23, 1.5e12, 0.005e23, 0.05e12),
+    (175e9, 3.85e24, 3.7e12, 0.005e24, 0.05e12),
+    (280e9, 9.90e24, 5.9e12, 0.005e24, 0.05e12),
+    (520e9, 3.43e25, 11.0e12, 0.005e25, 0.05e12),
+    (1e12, 1.27e26, 21.2e12, 0.005e26, 0.05e12),
+    (10e12, 1.30e28, 216.2e12, 0.005e28, 0.05e12),
+]
+
+
+def table_3_row(parameters: float, tokens: float) -> ComputeOptimalTableScenario:
+    return ComputeOptimalTableScenario(
+        parameters=parameters, tokens=tokens, flops_per_param_token=6 * ureg.FLOP
+    )
+
+
+@pytest.mark.parametrize(
+    "row", [row for row in CHINCHILLA_TABLE_3 if row[0] != 67e9], ids=lambda row: f"{row[0]:.0e}"
+)
+def test_chinchilla_table_3_flops_follow_6nd_within_printed_rounding(row) -> None:
+    # Table 3 prints FLOPs to three figures and tokens to two to four: the
+    # row agrees with C = 6ND if 6N times some token count that rounds to the
+    # printed one gives some FLOP count that rounds to the printed one. The
+    # 67B row does not (see the next test).
+    parameters, flops, tokens, flops_half_unit, tokens_half_unit = row
+    low = magnitude(table_3_row(parameters, tokens - tokens_half_unit).training_flops, "FLOP")
+    high = magnitude(table_3_row(parameters, tokens + tokens_half_unit).training_flops, "FLOP")
+    assert low <= flops + flops_half_unit
+    assert high >= flops - flops_half_unit
+
+
+def test_chinchilla_table_3_67b_row_is_not_6nd() -> None:
+    # The Gopher-budget row, left out above: 5.76e23 FLOPs is below 6 × 67e9 × D for every
+    # D that rounds to 1.5 trillion, by 1.2% at 1.45e12 and 7.6% at 1.55e12.
+    parameters, flops, tokens, flops_half_unit, tokens_half_unit = CHINCHILLA_TABLE_3[3]
+    low = magnitude(table_3_row(parameters, tokens - tokens_half_unit).training_flops, "FLOP")
+    assert low > flops + flops_half_unit
+    assert flops / low == pytest.approx(0.988, abs=0.0005)
+
+
+def test_chinchilla_table_3_tokens_per_parameter_differ_by_row() -> None:
+    # D/N at the printed tokens: 20.0 for 400M, 20.2 for 1B, 20.5 for 10B,
+    # 22.4 for 67B, 21.1 for 175B and 280B, 21.2 for 520B and 1T, 21.6 for
+    # 10T; one decimal, as the printed tokens allow for most rows.
+    ratios = [round(tokens / parameters, 1) for parameters, _, tokens, _, _ in CHINCHILLA_TABLE_3]
+    assert ratios == [20.0, 20.2, 20.5, 22.4, 21.1, 21.1, 21.2, 21.2, 21.6]
+
+
+def test_chinchilla_table_3_registry_rows() -> None:
+    # The two rows in the registry: 1.21e+20 FLOPs and 20.2 tokens per
+    # parameter for 1B; 1.30e+28 and 21.62 for 10T, at the printed precision.
+    small = Scenarios.ChinchillaTable3Row1B
+    assert magnitude(small.training_flops, "FLOP") == pytest.approx(1.21e20, abs=0.005e20)
+    assert small.tokens_per_parameter == pytest.approx(20.2, abs=0.05)
+    large = Scenarios.ChinchillaTable3Row10T
+    assert magnitude(large.training_flops, "FLOP") == pytest.approx(1.30e28, abs=0.005e28)
+    assert large.tokens_per_parameter == pytest.approx(21.62, abs=0.005)
 
 
 # Databricks, "LLM Inference Performance Engineering: Best Practices"

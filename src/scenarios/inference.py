@@ -52,10 +52,14 @@ class DecodeBandwidthScenario:
 
     References
     ----------
-    - Databricks, "LLM Inference Performance Engineering: Best Practices",
-      2023, section on model bandwidth utilization (a 7B model in 16-bit at
-      14 ms per output token moves 14 GB in 14 ms, 1 TB/s; on a 2 TB/s
-      machine that is an MBU of 50%; not re-checked against the post).
+    - Databricks (MosaicML engineering team), "LLM Inference Performance
+      Engineering: Best Practices", Databricks blog, 2023, section "Model
+      Bandwidth Utilization (MBU)": MBU is achieved over peak memory
+      bandwidth, the achieved bandwidth being model and KV-cache bytes over
+      the time per output token; the worked example is a 7B model in 16-bit
+      precision at 14 ms per output token, which moves 14 GB in 14 ms (1
+      TB/s) and is an MBU of 50% on a machine with 2 TB/s of peak bandwidth.
+      The example leaves the KV cache out, as this class does.
 
     Examples
     --------
@@ -133,8 +137,9 @@ class KvCacheScenario:
     ----------
     - scenarios.physics.calc_kv_cache_bytes_per_token
     - Kwon et al., "Efficient Memory Management for Large Language Model
-      Serving with PagedAttention", SOSP 2023, section 3 (OPT-13B: 800 KB per
-      token, up to 1.6 GB for a 2048-token request).
+      Serving with PagedAttention", SOSP 2023 (arXiv:2309.06180), section 3,
+      paragraph "Large KV cache" (OPT-13B: 2 × 5120 × 40 × 2 bytes, 800 KB
+      per token; up to 1.6 GB for a request of 2048 tokens).
     - NVIDIA, "Mastering LLM Techniques: Inference Optimization", NVIDIA
       Technical Blog, 2023, section on LLM memory requirement (Llama 2 7B,
       16-bit, batch 1, 4096 tokens: 1 × 4096 × 2 × 32 × 4096 × 2 bytes, about
@@ -333,8 +338,9 @@ class BatchDecodeScenario:
     - scenarios.physics.calc_decode_step_time
     - scenarios.physics.calc_kv_cache_bytes_per_token
     - Kwon et al., "Efficient Memory Management for Large Language Model
-      Serving with PagedAttention", SOSP 2023, section 3 (OPT-13B: 2 × 5120
-      (hidden) × 40 (layers) × 2 bytes = 800 KB of KV cache per token).
+      Serving with PagedAttention", SOSP 2023 (arXiv:2309.06180), section 3,
+      paragraph "Large KV cache" (OPT-13B: 2 × 5120 (hidden) × 40 (layers) ×
+      2 bytes = 800 KB of KV cache per token).
     - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
       table (A100 80GB SXM: 312 TFLOPS FP16/BF16 Tensor Core without
       sparsity, 80GB HBM2e, 2,039 GB/s).
@@ -483,12 +489,15 @@ class MatmulRooflineScenario:
       Performance Model for Multicore Architectures", CACM 52(4), 2009
       (attainable rate = min(peak, operational intensity × bandwidth)).
     - NVIDIA, "GPU Performance Background User's Guide", Deep Learning
-      Performance documentation, section "Understanding Performance" (a
-      V100's ops:byte ratio of 138.9 FLOPS/B for FP16 data; a linear layer
-      with 4096 outputs and 1024 inputs: 315 FLOPS/B at batch size 512,
-      arithmetic-limited, and 1 FLOPS/B at batch size 1, memory-limited), in
-      the edition of the guide written around the V100 (later editions use
-      the A100); the linear-layer figures were not re-checked against it.
+      Performance documentation, section "Understanding Performance", the
+      table of example operations, whose limiters assume FP16 data on a V100
+      (a linear layer with 4096 outputs and 1024 inputs: 315 FLOPS/B at
+      batch size 512, usually arithmetic-limited; 1 FLOPS/B at batch size 1,
+      usually memory-limited).
+    - NVIDIA, "Matrix Multiplication Background User's Guide", Deep Learning
+      Performance documentation, section "Math and Memory Bounds" (the
+      V100's ops:byte ratio of 138.9 FLOPS:B, against which an 8192 × 128 ×
+      8192 product at 124.1 FLOPS/B is memory-limited).
     - NVIDIA, "NVIDIA Tesla V100 GPU Accelerator" datasheet, 2017-2018 (V100
       SXM2: 125 TFLOPS of Tensor Core performance, 900 GB/s of memory
       bandwidth).
@@ -597,10 +606,13 @@ class KvCacheCapacityScenario:
     ----------
     - scenarios.physics.calc_kv_cache_bytes_per_token
     - Kwon et al., "Efficient Memory Management for Large Language Model
-      Serving with PagedAttention", SOSP 2023, Figure 1 (a 13B-parameter
-      model on an NVIDIA A100 40GB: parameters 26GB, 65% of memory, the KV
-      cache above 30%) and section 3 (OPT-13B: 800 KB of cache per token);
-      these figures were not re-checked against a copy of the paper.
+      Serving with PagedAttention", SOSP 2023 (arXiv:2309.06180), Figure 1,
+      left (memory layout of a 13B-parameter LLM served on an NVIDIA A100
+      40GB: parameters "26GB, 65%", KV cache ">30%", with section 1 giving
+      the same split as about 65% and close to 30%), and section 3,
+      paragraph "Large KV cache" (OPT-13B: 800 KB of cache per token). The
+      35% left beside the weights and the token counts below are this
+      class's arithmetic, not figures from the paper.
 
     Examples
     --------
@@ -706,11 +718,12 @@ class ServingLatencyScenario:
 
     References
     ----------
-    - Databricks, "LLM Inference Performance Engineering: Best Practices",
-      2023, sections on important metrics (latency = TTFT + TPOT × the number
-      of tokens generated) and on model bandwidth utilization (a 7B model in
-      16-bit at 14 ms per output token uses 1 TB/s, an MBU of 50% on a 2 TB/s
-      machine; not re-checked against the post).
+    - Databricks (MosaicML engineering team), "LLM Inference Performance
+      Engineering: Best Practices", Databricks blog, 2023, section
+      "Important Metrics for LLM Serving" (latency = TTFT + TPOT × the
+      number of tokens to be generated) and section "Model Bandwidth
+      Utilization (MBU)" (a 7B model in 16-bit precision at 14 ms per output
+      token uses 1 TB/s, an MBU of 50% on a machine with 2 TB/s).
     - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
       table (A100 80GB SXM: 312 TFLOPS FP16 Tensor Core, 2,039 GB/s).
     - The A100 entry is a worked example of these formulas on datasheet
@@ -814,11 +827,14 @@ class LittlesLawScenario:
     - Little, "A Proof for the Queuing Formula: L = λW", Operations Research
       9(3), 1961.
     - Hennessy and Patterson, "Computer Architecture: A Quantitative
-      Approach", 5th edition, Morgan Kaufmann, 2011, Appendix D, section D.5
-      (Little's law; worked example: 40 disk I/Os per second at a 20 ms
-      service time keep the disk 0.8 utilized, with 80 ms of queueing and
-      100 ms of response time; the section number was not checked against
-      the book).
+      Approach", 5th edition, Morgan Kaufmann, 2011, Appendix D (Storage
+      Systems), the section on queuing theory (Little's law, and the M/M/1
+      worked example: a processor sends 40 disk I/Os per second to a disk
+      with a 20 ms service time). The setting of the example was found in
+      course notes that follow the book; the book itself was not available,
+      so its section number (D.5) and its printed answers (utilization 0.8,
+      80 ms in the queue, 100 ms of response time) are unconfirmed here, and
+      the entries compute them with Little's law rather than quote them.
     - The serving entry is a worked example: the request rate is
       illustrative, the latency that of Llama2_7BServingOnA100.
 

@@ -35,6 +35,7 @@ from scenarios.training import (
     AlphaBetaAllReduceScenario,
     AmdahlScenario,
     ComputeOptimalScenario,
+    ComputeOptimalTableScenario,
     MixedPrecisionAdamScenario,
     PipelineBubbleScenario,
     RingAllReduceScenario,
@@ -142,10 +143,27 @@ class Scenarios:
     )
     """Gopher's training budget (5.76e23 FLOPs, the "1 Gopher" unit of Table 3 of
     the Chinchilla paper) spent at the flat rule of thumb of 20 tokens per
-    parameter. This is not a row of Table 3, whose ratios come from fitted
-    power laws and differ by row; the result is compared with the model
-    actually trained on that budget, Chinchilla (70B parameters, 1.4T tokens,
-    section 4.1)."""
+    parameter, the ratio of Chinchilla itself (1.4T tokens for 70B
+    parameters, opening of section 4). This is not a row of Table 3, whose
+    ratios come from fitted power laws and differ by row (see
+    ChinchillaTable3Row1B and ChinchillaTable3Row10T); the result is
+    compared with the model actually trained on that budget, Chinchilla."""
+
+    ChinchillaTable3Row1B = ComputeOptimalTableScenario(
+        parameters=1e9,
+        tokens=20.2e9,
+        flops_per_param_token=6 * ureg.FLOP,
+    )
+    """The 1-billion-parameter row of Table 3 of the Chinchilla paper: 20.2
+    billion tokens, 1.21e+20 FLOPs, 20.2 tokens per parameter."""
+
+    ChinchillaTable3Row10T = ComputeOptimalTableScenario(
+        parameters=10e12,
+        tokens=216.2e12,
+        flops_per_param_token=6 * ureg.FLOP,
+    )
+    """The 10-trillion-parameter row of Table 3 of the Chinchilla paper: 216.2
+    trillion tokens, 1.30e+28 FLOPs, 21.6 tokens per parameter."""
 
     Zero7p5BGradientAllReduce = RingAllReduceScenario(
         parameters=7.5e9,
@@ -215,8 +233,9 @@ class Scenarios:
         memory_bandwidth=2 * ureg.TB / ureg.s,
         time_per_output_token=14 * ureg.ms,
     )
-    """Databricks' model-bandwidth-utilization example: a 16-bit 7B model at
-    14 ms per output token on a machine with 2 TB/s of memory bandwidth."""
+    """Databricks' model-bandwidth-utilization example (section "Model Bandwidth
+    Utilization (MBU)"): a 16-bit 7B model at 14 ms per output token on a
+    machine with 2 TB/s of memory bandwidth."""
 
     Opt13BKvCache = KvCacheScenario(
         layers=40,
@@ -288,8 +307,9 @@ class Scenarios:
         memory_bandwidth=900 * ureg.GB / ureg.s,
     )
     """The FP16 linear layer of NVIDIA's GPU Performance Background guide (4096
-    outputs, 1024 inputs, batch size 512) on a V100 SXM2 at its datasheet's
-    125 TFLOPS of Tensor Core performance and 900 GB/s."""
+    outputs, 1024 inputs, batch size 512; section "Understanding
+    Performance") on a V100 SXM2 at its datasheet's 125 TFLOPS of Tensor Core
+    performance and 900 GB/s."""
 
     NvidiaLinearBatch1OnV100 = MatmulRooflineScenario(
         rows=1,
@@ -313,7 +333,7 @@ class Scenarios:
     )
     """The vLLM paper's Figure 1 case: a 13B-parameter model (OPT-13B, 800 KB of
     cache per token, section 3) in FP16 on an A100 40GB, counted as the paper
-    counts it."""
+    counts it (26GB of parameters are 65% of the 40GB)."""
 
     Databricks7BServingLatency = ServingLatencyScenario(
         parameters=7e9,
@@ -344,16 +364,17 @@ class Scenarios:
         arrival_rate=40 / ureg.s,
         time_in_system=20 * ureg.ms,
     )
-    """Hennessy and Patterson's queueing example (Appendix D.5): 40 disk I/Os
-    per second at a 20 ms service time; the disk holds 0.8 requests on
-    average, its utilization."""
+    """Hennessy and Patterson's queueing example (Appendix D, queuing theory):
+    40 disk I/Os per second at a 20 ms service time; the disk holds 0.8
+    requests on average, its utilization."""
 
     HennessyPattersonDiskSystem = LittlesLawScenario(
         arrival_rate=40 / ureg.s,
         time_in_system=100 * ureg.ms,
     )
-    """The same disk with the example's 80 ms of queueing added to the 20 ms of
-    service: 100 ms in the system."""
+    """The same disk with the 80 ms an M/M/1 queue adds at that utilization,
+    20 ms × 0.8/(1 - 0.8), on top of the 20 ms of service: 100 ms in the
+    system."""
 
     Llama2_7BServingConcurrency = LittlesLawScenario(
         arrival_rate=10 / ureg.s,
@@ -368,8 +389,9 @@ class Scenarios:
         node_failure_rate=6.5 / (1000 * ureg.day),
     )
     """A 16,384-GPU job on Meta's RSC-1 cluster, at its 6.50 failures per 1000
-    node-days (Kokolis et al., as secondary summaries report the figure); the
-    MTBF is this model's projection."""
+    node-days (Kokolis et al., as summaries of the paper report the figure;
+    not located in the paper's text here); the MTBF is this model's
+    projection."""
 
     Rsc1Job131kGpus = FleetFailureScenario(
         gpus=131_072,
@@ -377,8 +399,8 @@ class Scenarios:
         node_failure_rate=6.5 / (1000 * ureg.day),
     )
     """A 131,072-GPU job at RSC-1's failure rate of 6.50 failures per 1000
-    node-days (Kokolis et al.); the MTBF is this model's projection, not a
-    figure from the paper."""
+    node-days (Kokolis et al., as summaries report it); the MTBF is this
+    model's projection, not a figure quoted from the paper."""
 
     DalyFigure3Checkpoint = CheckpointIntervalScenario(
         checkpoint_time=5 * ureg.minute,
@@ -480,9 +502,9 @@ class Scenarios:
         utilization=0.85,
     )
     """BLOOM's final training run as Luccioni et al. estimate it: 1,082,990 A100
-    GPU hours at 400 W on the French grid (57 gCO2eq/kWh), with 150 kg CO2eq
-    per GPU and an eighth of 2,500 kg per server embodied, amortised over six
-    years at 85% use."""
+    GPU hours (Table 1) at 400 W on the French grid (57 gCO2eq/kWh, Table 1),
+    with 150 kg CO2eq per GPU and an eighth of 2,500 kg per 8-GPU server
+    embodied, amortised over six years at 85% use (section 4.1)."""
 
     LamdaPretrainingCompute = DeliveredComputeScenario(
         chips=1024,

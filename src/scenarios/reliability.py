@@ -51,9 +51,9 @@ class FleetFailureScenario:
     - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
       Research Clusters", HPCA 2025 (arXiv:2410.21680): the RSC-1 cluster's
       rate of 6.50 failures per 1000 node-days (2.34 for RSC-2), on nodes of
-      8 A100 GPUs. The rate is as secondary summaries of the paper report
-      it; the section or table that prints it was not located in a copy of
-      the paper. The MTBFs below are this model's results, not quotations.
+      8 A100 GPUs. The rate is as summaries of the paper report it; the
+      section or table that prints it was not located in the paper's text.
+      The MTBFs below are this model's results, not quotations.
 
     Examples
     --------

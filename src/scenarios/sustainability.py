@@ -436,16 +436,16 @@ class EmbodiedCarbonScenario:
     ----------
     - scenarios.physics.calc_amortized_embodied_emissions
     - Luccioni, Viguier and Ligozat, "Estimating the Carbon Footprint of BLOOM,
-      a 176B Parameter Language Model", JMLR 24(253), 2023: abstract (24.7
-      tonnes CO2eq from dynamic power consumption, 50.5 tonnes in all);
-      dynamic consumption of 1,082,990 GPU hours at 400 W, 433,196 kWh, on
-      the French grid at 57 gCO2eq/kWh; embodied emissions of 11.2 tonnes,
-      from about 150 kg CO2eq per GPU and 2,500 kg per 8-GPU server,
-      amortised over a 6-year life at 85% use. The abstract's 24.7 and 50.5
-      tonnes were checked; the other figures were taken from secondary
-      summaries (1,082,990 GPU hours, 433,196 kWh, 11.2 tonnes embodied), and
-      the grid intensity and embodied inputs were not checked against the
-      paper's text.
+      a 176B Parameter Language Model", JMLR 24(253), 2023
+      (arXiv:2211.02001): abstract (24.7 tonnes CO2eq from dynamic power
+      consumption, 50.5 tonnes in all); Table 1 (1,082,990 GPU hours, 433,196
+      kWh, a grid of 57 gCO2eq/kWh); section 4.1, "Embodied Emissions" (about
+      150 kg CO2eq per GPU and 2,500 kg per server, a 6-year replacement
+      rate and 85% average usage, giving 7.57 tonnes for the servers and
+      3.64 for the GPUs, 11.2 tonnes in all); section 4.2 (the dynamic
+      energy counts each GPU hour at the A100's 400 W). Table 1 and section
+      4.1 were read in verbatim quotations of the paper, not in the paper
+      itself.
 
     Examples
     --------

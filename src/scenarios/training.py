@@ -79,11 +79,12 @@ class UpdateWorkingSetScenario:
       against the paper), from which the phone entry's activation factors
       are derived for FP32 activations.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, section 3.1 (3 GB of FP16 weights and at
-      least 24 GB of model states at 16 bytes per parameter for the
-      1.5B-parameter GPT-2) and section 3.2 (about 60 GB of activations at
-      sequence length 1K and batch size 32); these figures and section
-      numbers were not checked against a copy of the paper.
+      Parameter Models", SC 2020; section numbers are those of the extended
+      version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (2Ψ + 2Ψ + 12Ψ =
+      16Ψ bytes; at least 24 GB of model states for the 1.5B-parameter GPT-2,
+      against 3 GB for its FP16 parameters alone) and section 3.2, "Residual
+      Memory Consumption" (about 60 GB of activations for that model at
+      sequence length 1K and batch size 32).
 
     Examples
     --------
@@ -246,9 +247,10 @@ class MixedPrecisionAdamScenario:
     ----------
     - scenarios.physics.calc_bytes_per_parameter
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, section 3.1 (2Ψ + 2Ψ + 12Ψ = 16Ψ bytes; at
-      least 24 GB for the 1.5B-parameter GPT-2, against 3 GB for its FP16
-      weights alone).
+      Parameter Models", SC 2020; section numbers are those of the extended
+      version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (K = 12 for
+      mixed-precision Adam; 2Ψ + 2Ψ + KΨ = 16Ψ bytes; at least 24 GB for the
+      1.5B-parameter GPT-2, against 3 GB for its FP16 parameters alone).
     - Micikevicius et al., "Mixed Precision Training", ICLR 2018, section 3.1
       (FP32 master copy of the weights).
 
@@ -327,8 +329,12 @@ class ZeroShardingScenario:
     ----------
     - scenarios.physics.calc_zero_bytes_per_device
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, Figure 1 (7.5B parameters, K = 12, 64-way
-      data parallelism: 120 GB, 31.4 GB, 16.6 GB and 1.9 GB per device).
+      Parameter Models", SC 2020; section numbers are those of the extended
+      version, arXiv:1910.02054v3: Figure 1 (Ψ = 7.5B, K = 12, Nd = 64), with its figures
+      stated in the text of sections 5.1 (31.4 GB with the optimizer state
+      partitioned, against 120 GB with standard data parallelism), 5.2
+      (16.6 GB with the gradients partitioned too) and 5.3 (1.9 GB with the
+      parameters partitioned as well).
 
     Examples
     --------
@@ -626,9 +632,11 @@ class ComputeOptimalScenario:
     when parameters and training tokens grow together. This class uses the
     rule of thumb drawn from that result, a flat tokens_per_parameter (about
     20): the budget C = k × N × D then fixes both the parameter count and the
-    token count. The paper's own compute-optimal table is computed from
-    fitted power laws instead, and its ratio drifts from row to row; this
-    class does not reproduce that table.
+    token count. The paper does not state the 20 as a rule: it is the ratio
+    of the model it trained, 1.4 trillion tokens for 70 billion parameters.
+    The paper's own compute-optimal table comes from fitted power laws, and
+    its ratio drifts from row to row; ComputeOptimalTableScenario reproduces
+    that table, not this class.
 
     Notes
     -----
@@ -643,10 +651,13 @@ class ComputeOptimalScenario:
     ----------
     - scenarios.physics.calc_compute_optimal_parameters
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
-      NeurIPS 2022, Table 3 (used only for the size of one Gopher budget,
-      5.76e+23 FLOPs) and section 4.1 (Chinchilla, trained on the same
-      compute as Gopher: 70B parameters and 1.4 trillion tokens, 20 tokens
-      per parameter).
+      NeurIPS 2022 (arXiv:2203.15556), Table 3 (used only for the size of
+      one Gopher budget, 5.76e+23 FLOPs, the row whose "FLOPs (in Gopher
+      unit)" is 1) and the opening of section 4 (the optimal model for
+      Gopher's budget is between 40 and 70 billion parameters; Chinchilla
+      takes the larger end, 70B parameters for 1.4T tokens, for the same
+      number of FLOPs as Gopher). The 20 tokens per parameter is that
+      model's ratio, 1.4T / 70B, not a figure the paper states as a rule.
 
     Examples
     --------
@@ -686,6 +697,84 @@ class ComputeOptimalScenario:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ComputeOptimalTableScenario:
+    """A row of Chinchilla's compute-optimal table: its training cost, and its tokens per parameter.
+
+    Hoffmann et al. tabulate, for model sizes from 400 million to 10 trillion
+    parameters, the training tokens their first approach projects as
+    compute-optimal and the operations that training costs. Given a row's
+    parameters and tokens, the 6ND cost model gives its operations, and the
+    ratio of the two gives its tokens per parameter, which is not a constant:
+    it drifts from about 20 for the smallest models to about 22 for the
+    largest.
+
+    Notes
+    -----
+    Equation: training_flops = flops_per_param_token × parameters × tokens
+        (calc_training_flops); tokens_per_parameter = tokens / parameters.
+    Assumptions: The table's operations follow C = 6ND, which holds for
+        every row but one at the table's printed precision (see References).
+    Excludes: The fitted power laws that produce the table, the table's
+        "Gopher unit" column, and approaches 2 and 3 of the paper.
+
+    References
+    ----------
+    - scenarios.physics.calc_training_flops
+    - Hoffmann et al., "Training Compute-Optimal Large Language Models",
+      NeurIPS 2022 (arXiv:2203.15556), Table 3, "Estimated optimal training
+      FLOPs and training tokens for various model sizes" (approach 1): 400
+      Million, 1.92e+19 FLOPs, 8.0 Billion tokens; 1 Billion, 1.21e+20, 20.2
+      Billion; 10 Billion, 1.23e+22, 205.1 Billion; 67 Billion, 5.76e+23,
+      1.5 Trillion; 175 Billion, 3.85e+24, 3.7 Trillion; 280 Billion,
+      9.90e+24, 5.9 Trillion; 520 Billion, 3.43e+25, 11.0 Trillion; 1
+      Trillion, 1.27e+26, 21.2 Trillion; 10 Trillion, 1.30e+28, 216.2
+      Trillion. Allowing for the rounding of every printed digit, 6ND meets
+      the printed FLOPs in every row except the 67-billion one: its 5.76e+23
+      (exactly one Gopher budget) is 1% to 8% below 6ND over the range its
+      printed 1.5 Trillion tokens allows (at 1.5e12 exactly, 6 × 67e9 ×
+      1.5e12 = 6.03e+23).
+
+    Examples
+    --------
+    >>> from scenarios import Scenarios
+    >>> small = Scenarios.ChinchillaTable3Row1B
+    >>> print(f"{small.training_flops:.2e~D}")
+    1.21e+20 FLOP
+    >>> print(round(small.tokens_per_parameter, 1))
+    20.2
+    >>> large = Scenarios.ChinchillaTable3Row10T
+    >>> print(f"{large.training_flops:.2e~D}")
+    1.30e+28 FLOP
+    >>> print(round(large.tokens_per_parameter, 2))
+    21.62
+    """
+
+    rules: ClassVar[Rules] = input_rules(flops_per_param_token=COMPUTE)
+
+    parameters: float
+    """Model size of the row, N."""
+    tokens: float
+    """Compute-optimal training tokens of the row, D."""
+    flops_per_param_token: Quantity
+    """Operations per parameter per token, k (6 FLOP)."""
+
+    def __post_init__(self) -> None:
+        check_inputs(self)
+
+    @property
+    def training_flops(self) -> Quantity:
+        """Operations of training the row's model on its tokens in FLOP (calc_training_flops)."""
+        return calc_training_flops(self.parameters, self.tokens, self.flops_per_param_token).to(
+            'FLOP'
+        )
+
+    @property
+    def tokens_per_parameter(self) -> float:
+        """Training tokens per parameter of the row (dimensionless)."""
+        return self.tokens / self.parameters
+
+
+@dataclass(frozen=True, kw_only=True)
 class RingAllReduceScenario:
     """Traffic and time of the ring all-reduce that averages gradients across data-parallel devices.
 
@@ -708,8 +797,10 @@ class RingAllReduceScenario:
     - scenarios.physics.calc_ring_allreduce_traffic
     - scenarios.physics.calc_ring_allreduce_time
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, section 7.1 (standard data parallelism moves
-      2Ψ of data per device per step).
+      Parameter Models", SC 2020; section numbers are those of the extended
+      version, arXiv:1910.02054v3: section 7.1, "Data Parallel Communication Volume" (a
+      reduce-scatter and an all-gather of Ψ elements each: standard data
+      parallelism moves 2Ψ per step).
     - Patarasuk and Yuan, "Bandwidth Optimal All-reduce Algorithms for Clusters
       of Workstations", JPDC 69(2), 2009.
 
@@ -894,9 +985,13 @@ class ZeroCommunicationScenario:
     References
     ----------
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, section 7.1 (data parallelism: 2Ψ per
-      device) and section 7.2 (P_os and P_os+g: 2Ψ, no more than data
-      parallelism; P_os+g+p: 3Ψ, 1.5 times data parallelism).
+      Parameter Models", SC 2020; section numbers are those of the extended
+      version, arXiv:1910.02054v3: section 7.1 (data parallelism: 2Ψ per device per step),
+      section 7.2.1 (with P_os+g, a reduce-scatter and an all-gather: Ψ + Ψ
+      = 2Ψ, the same as data parallelism) and section 7.2.2 (with P_os+g+p,
+      two parameter all-gathers and a gradient reduce-scatter: 3Ψ, 1.5
+      times data parallelism); the opening of section 7 states that P_os
+      adds no communication either.
 
     Examples
     --------
@@ -973,13 +1068,14 @@ class PipelineBubbleScenario:
     ----------
     - scenarios.physics.calc_pipeline_bubble_fraction
     - Huang et al., "GPipe: Efficient Training of Giant Neural Networks using
-      Pipeline Parallelism", NeurIPS 2019, section 2.3 (bubble overhead
-      O((K - 1)/(M + K - 1)) with K partitions and M micro-batches, found
-      negligible in their experiments when M ≥ 4K).
+      Pipeline Parallelism", NeurIPS 2019 (arXiv:1811.06965), section 2.3
+      (bubble time O((K - 1)/(M + K - 1)) amortized over M micro-steps with
+      K partitions, found negligible in their experiments when M ≥ 4 × K).
     - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
-      Clusters Using Megatron-LM", SC 2021, section 2.2.1 (bubble time
-      fraction (p - 1)/m) and section 2.2.2 (interleaved schedule:
-      (1/v)(p - 1)/m).
+      Clusters Using Megatron-LM", SC 2021 (arXiv:2104.04473), section 2.2.1
+      (bubble time fraction t_pb/t_id = (p - 1)/m, for GPipe's schedule and
+      1F1B alike) and section 2.2.2 (interleaved schedule with v chunks per
+      device: (1/v)(p - 1)/m).
     - The registry entry is a worked example of these formulas at GPipe's
       M = 4K (K = 4, M = 16); neither paper prints a bubble for it.
 
@@ -1054,12 +1150,17 @@ class AmdahlScenario:
       scale computing capabilities", AFIPS Spring Joint Computer Conference,
       1967.
     - Hennessy and Patterson, "Computer Architecture: A Quantitative
-      Approach", 5th edition, Morgan Kaufmann, 2011, section 1.9 (worked
-      example: a processor 10 times faster on computation that was 40% of the
-      time gives an overall speedup of 1/0.64 ≈ 1.56) and section 5.1 (worked
-      example: a speedup of 80 on 100 processors needs a parallel fraction of
-      0.9975, only 0.25% sequential); the section numbers were not checked
-      against the book.
+      Approach", 5th edition, Morgan Kaufmann, 2011, section 1.9,
+      "Quantitative Principles of Computer Design", subsection "Amdahl's
+      Law" (worked example: a processor for web serving made 10 times faster
+      on computation, which takes 40% of the time while the rest waits for
+      I/O; overall speedup 1/(0.6 + 0.4/10) ≈ 1.56) and section 5.1, the
+      introduction to thread-level parallelism, "Challenges of Parallel
+      Processing" (worked example: a speedup of 80 with 100 processors
+      leaves at most 0.25% of the original computation sequential). The
+      example texts were found in copies of the book's chapter 1 and in
+      course notes on chapter 5; the section numbers of the 5th edition
+      were not seen on a page of the book itself.
 
     Examples
     --------
