@@ -441,3 +441,43 @@ def test_folders_named_like_refgen_or_the_package_in_the_current_directory(
     assert "refgen_registry names 'property_sysexit.registry.Registry'" in registry
     for warning in (modules, registry):
         assert f"'property_sysexit' was imported from {shadow / '__init__.py'}" in warning
+
+
+@pytest.mark.parametrize("misspelt", ["mixed.modells", "mixd.models"])
+def test_pytest_fails_a_misspelt_module_and_runs_the_rest(tmp_path: Path, misspelt: str) -> None:
+    """A module name that finds no file (inside an existing package, or with a misspelt
+    package) is one failed item naming the setting; it was skipped in silence, exit 0."""
+    fine = (CORPUS / "analysis_fails" / "models.py").read_text(encoding="utf-8")
+    project = write_scenario_project(tmp_path, "mixed", {"fine": fine}, documented=["fine"])
+    (tmp_path / "pytest.ini").write_text(
+        f"[pytest]\ntestpaths = src/mixed\nrefgen_modules =\n    mixed.fine\n    {misspelt}\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(project.src)},
+        check=False,
+    )
+    out = completed.stdout
+    assert completed.returncode == 1, out
+    assert "2 failed" in out, out  # the misspelt module, and the class that cannot be analysed
+    assert f"FAILED ::refgen: {misspelt}" in out
+    assert f"pytest.ini:3: refgen_modules names {misspelt!r}, which cannot be found" in out
+    assert "src/mixed/fine.py::Broken" in out
+
+
+def test_a_misspelt_module_option_is_named_as_the_option(tmp_path: Path) -> None:
+    project = corpus_project(tmp_path, "property_sysexit")
+    completed = subprocess.run(
+        [sys.executable, "-m", "refgen", "--module", "property_sysexit.modells", "show", "Gauge"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(project.src)},
+        check=False,
+    )
+    assert completed.returncode == 2
+    [line] = completed.stderr.strip().splitlines()
+    assert line.startswith("refgen: --module names 'property_sysexit.modells', which cannot be")

@@ -92,7 +92,10 @@ class Settings:
         "is a refgen.check warning at its line.",
     )
     source: Path | None = field(default=None, compare=False, metadata={"internal": True})
-    """The file the settings were read from, for messages; None for defaults or conf.py."""
+    """The file the settings were read from, for messages; None for defaults."""
+    table: str | None = field(default=None, compare=False, metadata={"internal": True})
+    """The TOML table ``source`` holds them in (``tool.refgen``, names without the
+    ``refgen_`` prefix); None where each name has the prefix (conf.py, pytest ini)."""
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any], origin: str, prefix: str = "") -> Settings:
@@ -212,14 +215,18 @@ def load_settings(start: Path) -> Settings:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.refgen] must be a table")
     settings = Settings.from_mapping(table, f"{path} [tool.refgen]")
-    return dataclasses.replace(settings, source=path)
+    return dataclasses.replace(settings, source=path, table="tool.refgen")
+
+
+COMMAND_LINE = "command line"
+"""The ``table`` of settings given as ``refgen`` options (``--module``, ``--registry``)."""
 
 
 def setting_name(settings: Settings, name: str) -> str:
     """How the setting ``name`` is spelt where the settings came from."""
-    if settings.source is not None and settings.source.suffix == ".py":
-        return f"{PREFIX}{name}"
-    return f"[tool.refgen] {name}"
+    if settings.table == COMMAND_LINE:
+        return f"--{name.removesuffix('s')}"
+    return f"[{settings.table}] {name}" if settings.table else f"{PREFIX}{name}"
 
 
 def setting_line(settings: Settings, name: str) -> int | None:
@@ -230,7 +237,7 @@ def setting_line(settings: Settings, name: str) -> int | None:
         lines = settings.source.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
-    spelt = f"{PREFIX}{name}" if settings.source.suffix == ".py" else name
+    spelt = name if settings.table else f"{PREFIX}{name}"
     for number, line in enumerate(lines, 1):
         if line.lstrip().startswith(spelt) and "=" in line:
             return number

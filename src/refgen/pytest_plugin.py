@@ -64,7 +64,9 @@ def settings_of(config: pytest.Config) -> Settings:
     if not given:
         return settings
     overrides = Settings.from_mapping(given, f"{config.inipath or 'pytest configuration'}")
-    return dataclasses.replace(settings, **{name: getattr(overrides, name) for name in given})
+    # Messages about a setting then point at the pytest configuration file.
+    values = {name: getattr(overrides, name) for name in given}
+    return dataclasses.replace(settings, **values, source=config.inipath, table=None)
 
 
 PROJECT = pytest.StashKey["Project"]()
@@ -86,11 +88,35 @@ def _module_files(config: pytest.Config) -> dict[Path, str]:
         except ConfigError as error:
             raise pytest.UsageError(f"refgen: {error}") from error
         for name in modules:
-            spec = importlib.util.find_spec(name)
+            spec, _error = call_user_code(importlib.util.find_spec, name)  # imports its parents
             if spec is not None and spec.origin:
                 cached[Path(spec.origin).resolve()] = name
         config._refgen_module_files = cached  # type: ignore[attr-defined]
     return cached
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """A configured module with no file to collect (misspelt, or its package fails to
+    import) is one failing item, so that its examples are never skipped in silence."""
+    found = set(_module_files(config).values())
+    missing = [name for name in settings_of(config).modules if name not in found]
+    if not missing:
+        return
+    project = project_of(config)
+    for name in missing:
+        message = import_failure(project, name)
+        items.append(FailedItem.from_parent(session, name=f"refgen: {name}", message=message))
+
+
+def import_failure(project: Project, module_name: str) -> str:
+    """Why ``module_name`` did not import, at the setting or the line at fault."""
+    failed = [p for p in project.problems if p.subject.startswith(module_name)]
+    if not failed:
+        return f"cannot import {module_name}"
+    reason = failed[0]
+    return f"{reason.location}: {reason.message}" if reason.location else reason.message
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -122,10 +148,7 @@ class ScenarioExamples(pytest.File):
         """
         project = project_of(self.config)
         if self.module_name not in project.modules:
-            failed = [p for p in project.problems if p.subject.startswith(self.module_name)]
-            reason = failed[0] if failed else None
-            where = f"{reason.location}: " if reason and reason.location else ""
-            message = where + (reason.message if reason else f"cannot import {self.module_name}")
+            message = import_failure(project, self.module_name)
             yield FailedItem.from_parent(self, name="import", message=message)
             return
         for cls in discovery.scenario_classes(project.modules[self.module_name]):

@@ -25,7 +25,7 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
-from refgen.config import ConfigError, Settings, load_settings
+from refgen.config import COMMAND_LINE, ConfigError, Settings, load_settings
 from refgen.project import Project
 from refgen.render.markup import printable
 
@@ -89,7 +89,10 @@ def build_project(args: argparse.Namespace) -> Project:
     except ConfigError as error:
         raise CliError(str(error)) from error
     # The options replace what they name; every other setting stays as [tool.refgen] has it.
-    return Project(dataclasses.replace(config, modules=given.modules, registry=given.registry))
+    settings = dataclasses.replace(config, modules=given.modules, registry=given.registry)
+    if getattr(args, "module", None) or getattr(args, "registry", None):
+        settings = dataclasses.replace(settings, source=None, table=COMMAND_LINE)
+    return Project(settings)
 
 
 def import_problems(project: Project) -> list[Problem]:
@@ -101,7 +104,7 @@ def classes(project: Project) -> list[type]:
     found = project.classes
     problems = import_problems(project)
     if problems:
-        raise CliError(f"refgen: {where(problems[0].location)}: {problems[0].message}")
+        raise CliError(f"refgen: {located(problems[0])}")
     return found
 
 
@@ -233,6 +236,11 @@ def shown_path(path: str) -> str:
         return Path(path).relative_to(Path.cwd()).as_posix()
     except ValueError:
         return path
+
+
+def located(problem: Problem) -> str:
+    """``file:line: message``, or the message alone where there is no file (an option)."""
+    return f"{where(problem.location)}: {problem.message}" if problem.location else problem.message
 
 
 def where(location: SourceLocation | None) -> str:
