@@ -144,7 +144,14 @@ def test_registry_input_change_updates_every_page_that_shows_it(travel: Scenario
     assert result.returncode == 0, result.stderr
     assert registry_hours(result) == "1.5"
     assert quoted_hours(result) == "1.5"
-    assert "reference/travel.cost/Fare" in reread(result)  # Taxi lives in the same registry
+    # Exactly the pages that show the entry: Fare's page, whose Taxi entry sits in the
+    # same registry file, is not read again.
+    assert reread(result) == {
+        "reference/registry",
+        "reference/travel.motion/Trip",
+        "reference/travel.motion/index",
+        "story",
+    }
     category = read_html(result.outdir / "reference" / "travel.motion" / "index.html")
     assert "hours = 1.5 (Commute)" in text(main(category).find("table"))
 
@@ -191,3 +198,235 @@ def test_fixing_a_broken_registry_brings_its_values_back(travel: ScenarioProject
 
 def section_titles(page) -> list[str]:
     return [text(h).rstrip("¶").strip() for h in main(page).find_all("h2")]
+
+
+# ---------------------------------------------------------------------- content, not files
+
+CHAIN_MODELS = '''
+    """Chained scenarios
+
+    Figures computed two calls away, through private methods and units.
+    """
+
+    from dataclasses import dataclass
+
+    from chain import helpers
+    from chain.units import ureg
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Direct:
+        """Calls a helper that calls a helper in another module."""
+
+        x: float
+        """Input."""
+
+        @property
+        def result(self) -> float:
+            """Computed two calls away."""
+            return helpers.outer(self.x)
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Private:
+        """Reaches a helper through a private method."""
+
+        x: float
+        """Input."""
+
+        @property
+        def result(self) -> float:
+            """Computed by a private method."""
+            return self._scaled()
+
+        def _scaled(self) -> float:
+            from chain.deep import scale
+
+            return scale(self.x)
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Counted:
+        """A figure in a unit the project defines."""
+
+        n: float
+        """Widgets."""
+
+        @property
+        def gadgets(self) -> float:
+            """Widgets in gadgets."""
+            return (self.n * ureg.widget).to("gadget").magnitude
+'''
+CHAIN_HELPERS = '''
+    """Helpers that call helpers."""
+
+
+    def outer(x: float) -> float:
+        """One more than inner."""
+        from chain.deep import inner
+
+        return inner(x) + 1
+'''
+CHAIN_DEEP = '''
+    """Helpers two calls away."""
+
+
+    def inner(x: float) -> float:
+        """Twice x."""
+        return x * 2
+
+
+    def scale(x: float) -> float:
+        """Ten times x."""
+        return x * 10
+'''
+CHAIN_CONSTANTS = '''
+    """Constants the registry reads."""
+
+    RATE = 3.0
+'''
+CHAIN_UNITS = '''
+    """The project's own units."""
+
+    from pathlib import Path
+
+    import pint
+
+    ureg = pint.UnitRegistry()
+    ureg.load_definitions(Path(__file__).with_name("units.txt"))
+'''
+CHAIN_REGISTRY = '''
+    """Named chains."""
+
+    from chain.constants import RATE
+    from chain.models import Counted, Direct, Private
+
+
+    class Named:
+        """Named scenarios."""
+
+        One = Direct(x=RATE)
+        Two = Private(x=1.0)
+        Three = Counted(n=8.0)
+'''
+
+
+@pytest.fixture
+def chain(tmp_path: Path) -> ScenarioProject:
+    project = write_scenario_project(
+        tmp_path,
+        "chain",
+        {
+            "models": CHAIN_MODELS,
+            "helpers": CHAIN_HELPERS,
+            "deep": CHAIN_DEEP,
+            "constants": CHAIN_CONSTANTS,
+            "units": CHAIN_UNITS,
+            "registry": CHAIN_REGISTRY,
+        },
+        registry="registry.Named",
+        documented=["models"],
+    )
+    (project.src / "chain" / "units.txt").write_text("widget = [widget]\ngadget = 2 widget\n")
+    first = project.build("html", "-W")
+    assert first.returncode == 0, first.stderr
+    return project
+
+
+def chain_value(result: BuildResult, page: str, name: str) -> str:
+    found = read_html(result.outdir / "reference" / "chain.models" / f"{page}.html")
+    table = section(found, "Registry values").find("table")
+    row = next(r for r in table.find_all("tr") if name in text(r.find(["th", "td"])))
+    return text(row.find_all("td")[-1])
+
+
+def reference_texts(outdir: Path) -> dict[str, str]:
+    """The main text of every reference page, by path."""
+    return {
+        path.relative_to(outdir).as_posix(): text(main(read_html(path)))
+        for path in sorted((outdir / "reference").rglob("*.html"))
+    }
+
+
+def assert_same_as_clean(project: ScenarioProject, result: BuildResult) -> None:
+    clean = project.build("html", "-E", outdir=project.root / "_build" / "clean")
+    assert reference_texts(result.outdir) == reference_texts(clean.outdir)
+    assert sorted(result.warnings) == sorted(
+        w.replace(str(clean.outdir), str(result.outdir)) for w in clean.warnings
+    )
+    assert result.returncode == clean.returncode
+
+
+@pytest.mark.parametrize(
+    ("module", "old", "new", "page", "name", "value"),
+    [
+        ("deep", "return x * 2", "return x * 5", "Direct", "result", "16"),
+        ("deep", "return x * 10", "return x * 7", "Private", "result", "7"),
+        ("constants", "RATE = 3.0", "RATE = 4.0", "Direct", "result", "9"),
+    ],
+)
+def test_an_edit_anywhere_the_figures_reach_updates_them(
+    chain: ScenarioProject, module: str, old: str, new: str, page: str, name: str, value: str
+) -> None:
+    """A helper two calls away in another module, one reached from a private method and
+    a constant the registry's module imports; the pages that do not show it stay unread."""
+    touch_edit(chain.module_path(module), old, new)
+    result = chain.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    assert chain_value(result, page, name) == value
+    assert reread(result) <= {f"reference/chain.models/{page}", "reference/chain.models/index"}
+    assert_same_as_clean(chain, result)
+
+
+def test_a_unit_definitions_file_is_part_of_the_figures(chain: ScenarioProject) -> None:
+    assert chain_value(chain.build("html"), "Counted", "gadgets") == "4"
+    units = chain.src / "chain" / "units.txt"
+    units.write_text(units.read_text().replace("gadget = 2 widget", "gadget = 4 widget"))
+    result = chain.build("html", "-W")
+    assert chain_value(result, "Counted", "gadgets") == "2"
+    assert "reference/chain.models/Direct" not in reread(result)
+    assert_same_as_clean(chain, result)
+
+
+def test_a_touch_without_a_change_rereads_nothing(chain: ScenarioProject) -> None:
+    for name in ("models", "helpers", "deep", "constants", "registry"):
+        touch_edit(chain.module_path(name), "", "")
+    result = chain.build("html", "-W")
+    assert reread(result) == set()
+
+
+def test_a_deleted_class_loses_its_page(chain: ScenarioProject) -> None:
+    models = chain.module_path("models")
+    source = models.read_text()
+    start = source.index("@dataclass(frozen=True, kw_only=True)\nclass Counted")
+    models.write_text(source[:start])
+    registry = chain.module_path("registry")
+    touch_edit(registry, "    Three = Counted(n=8.0)\n", "")
+    touch_edit(registry, "Counted, ", "")
+    result = chain.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    assert not (result.outdir / "reference" / "chain.models" / "Counted.html").exists()
+    assert not (chain.docs / "reference" / "chain.models" / "Counted.rst").exists()
+    assert_same_as_clean(chain, result)
+
+
+def test_a_new_reference_folder_leaves_no_stale_stubs(chain: ScenarioProject) -> None:
+    conf = chain.docs / "conf.py"
+    conf.write_text(conf.read_text() + 'refgen_root = "api"\n')
+    index = chain.docs / "index.rst"
+    index.write_text(index.read_text().replace("reference/index", "api/index"))
+    result = chain.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    assert not list((chain.docs / "reference").rglob("*.rst"))
+    assert (chain.docs / "api" / "chain.models" / "Direct.rst").exists()
+
+
+def test_an_incremental_strict_build_fails_like_a_clean_one(chain: ScenarioProject) -> None:
+    touch_edit(chain.module_path("models"), '"""Computed by a private method."""\n', "")
+    failed = chain.build("html", "-W", "--keep-going")
+    assert failed.returncode == 1
+    [warning] = [w for w in failed.warnings if "[refgen." in w]
+    again = chain.build("html", "-W", "--keep-going")
+    assert reread(again) == set()
+    assert again.returncode == 1
+    assert [w for w in again.warnings if "[refgen." in w] == [warning]

@@ -15,12 +15,18 @@ a class that cannot be analysed and a registry that cannot be read become
 from __future__ import annotations
 
 import dataclasses
+import sys
 import traceback
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pint
+
+from refgen import __version__
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.failures import describe_error, import_problem, imported_from
@@ -35,6 +41,7 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
+from refgen.analysis.reach import Reach, Unit, data_files_digest, digest
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import values
 from refgen.evaluate.values import EntryValues, Quote, Value
@@ -330,6 +337,86 @@ class Project:
         pages.append(PlannedPage(f"{root}/index", "index", self.settings.title, tuple(index)))
         return pages
 
+    # ------------------------------------------------------------------ fingerprints
+
+    def fingerprints(self, pages: Iterable[PlannedPage]) -> dict[str, str]:
+        """A fingerprint per page of the source its content can depend on
+        (:mod:`refgen.analysis.reach`), with refgen's settings and versions.
+
+        Equal fingerprints mean equal pages; a page whose fingerprint cannot be
+        taken gets one that matches nothing, so it is always looked at again.
+        """
+        roots = self.package_roots()
+        reach = Reach(self.cache.module_source, roots)
+        common = (
+            __version__,
+            pint.__version__,
+            sys.version,
+            repr(self.settings),
+            data_files_digest(roots),
+        )
+        found: dict[str, str] = {}
+        for page in pages:
+            units, _error = call_user_code(self._page_units, page, reach, found)
+            found[page.docname] = (
+                digest(units, page.kind, page.argument, *page.children, *common)
+                if units is not None
+                else f"unknown: {uuid.uuid4()}"
+            )
+        return found
+
+    def package_roots(self) -> list[Path]:
+        """The folders of the packages that hold the documented modules and the registry."""
+        names = [*self.modules, *([self.settings.registry] if self.settings.registry else [])]
+        roots = set()
+        for name in names:
+            top_file = discovery.module_file(name.partition(".")[0])
+            if top_file:
+                roots.add(discovery.package_root(discovery.resolved_path(top_file)))
+        return sorted(roots)
+
+    def _page_units(
+        self, page: PlannedPage, reach: Reach, earlier: dict[str, str]
+    ) -> frozenset[Unit]:
+        match page.kind:
+            case "scenario":
+                cls = self.resolve(page.argument)
+                return reach.of_class(cls) | self._entry_units(cls, reach)
+            case "category":
+                module_file = discovery.module_file(page.argument) or ""
+                # Its classes' summaries and headline figures: their fingerprints (planned first).
+                folder = page.docname.rpartition("/")[0]
+                shown = [earlier.get(f"{folder}/{child}", "") for child in page.children]
+                return frozenset({(module_file, 0, _text(module_file)), ("", 0, " ".join(shown))})
+            case "helpers":
+                module_file = discovery.module_file(page.argument) or ""
+                module = self.resolve(page.argument)
+                units = {(module_file, 0, _text(module_file))}
+                for value in vars(module).values():
+                    if callable(value) and getattr(value, "__module__", None) == page.argument:
+                        units |= reach.of_function(value)
+                return frozenset(units)
+            case "registry":
+                return frozenset((path, 0, _text(path)) for path in self.registry_files())
+        return frozenset()
+
+    def _entry_units(self, cls: type, reach: Reach) -> frozenset[Unit]:
+        """The registry entries that instantiate ``cls``: their statements and what they read."""
+        registry = self.registry
+        if registry is None:
+            return frozenset((path, 0, _text(path)) for path in self.registry_files())
+        units: set[Unit] = set()
+        module_name = self.settings.registry.rpartition(".")[0] if self.settings.registry else ""
+        for entry in registry.entries_of(discovery.dotted_path(cls)):
+            if entry.location is None:
+                units |= {(path, 0, _text(path)) for path in self.registry_files()}
+            else:
+                where = entry.location
+                module = _module_of(where.path, module_name)
+                units |= reach.of_statement(where.path, where.line, module)
+                units.add((where.path, where.line, entry.name))
+        return frozenset(units)
+
     def _check_registry_classes(self) -> None:
         assert self.registry is not None
         # Every class found, analysed or not: a class that failed to analyse has a
@@ -346,3 +433,20 @@ class Project:
                 f"{self.registry.qualname}.{entry.name}",
             )
             self._note(problem)
+
+
+def _text(path: str) -> str:
+    """A file's text for a fingerprint ("" when it cannot be read)."""
+    try:
+        return Path(path).read_bytes().decode("utf-8", "surrogateescape")
+    except OSError:
+        return ""
+
+
+def _module_of(path: str, fallback: str) -> str:
+    """The name of the imported module whose file is ``path``."""
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and discovery.resolved_path(file) == path:
+            return name
+    return fallback

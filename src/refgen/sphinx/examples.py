@@ -16,6 +16,7 @@ from sphinx.util.display import status_iterator
 
 from refgen.analysis.model import ExampleBlock, WarningKind
 from refgen.evaluate.examples import run_examples
+from refgen.sphinx.incremental import warnings_of
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
 
@@ -46,7 +47,7 @@ def merge_examples(app: Sphinx, env: Any, docnames: set[str], other: Any) -> Non
 def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
     """Run the examples of every page read in this build, with progress."""
     queued = _pending(env)
-    jobs = [job for docname in sorted(queued) for job in queued[docname]]
+    jobs = [(docname, *job) for docname in sorted(queued) for job in queued[docname]]
     queued.clear()
     if app.builder.name == "doctest":
         return []  # the doctest builder runs these examples itself
@@ -54,14 +55,15 @@ def run_queued_examples(app: Sphinx, env: Any) -> list[str]:
     if project.registry_failed and jobs:
         logger.info("[refgen] examples not run: the registry could not be imported")
         return []
-    for subject, block in status_iterator(
+    for docname, subject, block in status_iterator(
         jobs,
         "[refgen] running examples... ",
         "darkgreen",
         len(jobs),
         app.verbosity,
-        stringify_func=lambda job: job[0],
+        stringify_func=lambda job: job[1],
     ):
-        for failure in run_examples(block, subject, project.settings.eval_timeout).failures:
-            warn(WarningKind.EXAMPLE, failure.describe(with_location=False), failure.location)
+        with warnings_of(env, docname):  # shown again while the page is not re-read
+            for failure in run_examples(block, subject, project.settings.eval_timeout).failures:
+                warn(WarningKind.EXAMPLE, failure.describe(with_location=False), failure.location)
     return []

@@ -21,4 +21,5 @@ def warn(kind: WarningKind, message: str, location: SourceLocation | str | None)
 
 
 def warn_problem(problem: Problem) -> None:
-    warn(problem.kind, f"{problem.subject}: {problem.message}", problem.location)
+    message = f"{problem.subject}: {problem.message}" if problem.subject else problem.message
+    warn(problem.kind, message, problem.location)

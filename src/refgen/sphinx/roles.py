@@ -14,9 +14,10 @@ from sphinx.util.nodes import make_refnode
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import WarningKind
+from refgen.sphinx.incremental import note_quote, quote_shown
 from refgen.sphinx.nodes import pending_source_link
 from refgen.sphinx.reporting import warn
-from refgen.sphinx.state import note_registry_dependency, project_of
+from refgen.sphinx.state import project_of
 
 
 class ScenarioValueRole(SphinxRole):
@@ -32,7 +33,7 @@ class ScenarioValueRole(SphinxRole):
             nodes.literal(self.rawtext, self.text, classes=["refgen-value", "unavailable"])
         ]
         project = project_of(self.env)
-        note_registry_dependency(self.env)
+        note_quote(self.env, self.text, quote_shown(project, self.text))
         if project.registry_failed:
             return fallback, []  # reported once, when the pages were planned
         quoted, error = call_user_code(project.quote, self.text)
@@ -40,8 +41,6 @@ class ScenarioValueRole(SphinxRole):
             message = f"cannot quote {self.text!r}: {describe_error(error) if error else ''}"
             warn(WarningKind.VALUE, message, self.get_location())
             return fallback, []
-        for path in quoted.source_files:
-            self.env.note_dependency(path)
         if quoted.problem or quoted.value is None:
             warn(
                 WarningKind.VALUE,

@@ -23,9 +23,3 @@ def project_of(env: Any) -> Project:
 
 def set_project(env: Any, project: Project) -> None:
     setattr(env, PROJECT, project)
-
-
-def note_registry_dependency(env: Any) -> None:
-    """Make the current page depend on the registry's files, even a broken registry's."""
-    for path in project_of(env).registry_files():
-        env.note_dependency(path)

@@ -33,8 +33,9 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
-def write_stubs(pages: Iterable[PlannedPage], srcdir: Path, root: str) -> list[str]:
-    """Write a stub per page under ``srcdir``; delete refgen stubs no longer planned.
+def write_stubs(pages: Iterable[PlannedPage], srcdir: Path, roots: Iterable[str]) -> list[str]:
+    """Write a stub per page under ``srcdir``; delete refgen stubs no longer planned
+    from the folders ``roots`` (this build's reference folder, and the last one's).
 
     Returns the docnames whose stub was written.
     """
@@ -46,8 +47,9 @@ def write_stubs(pages: Iterable[PlannedPage], srcdir: Path, root: str) -> list[s
     ]
     planned = {srcdir / f"{page.docname}{SUFFIX}" for page in pages}
     mark = GENERATED_MARK.encode("utf-8")
-    for path in (srcdir / root).rglob(f"*{SUFFIX}"):
-        # Compared as bytes: a page of the author's own may be in any encoding.
-        if path not in planned and path.read_bytes().startswith(mark):
-            path.unlink()
+    for root in roots:
+        for path in (srcdir / root).rglob(f"*{SUFFIX}"):
+            # Compared as bytes: a page of the author's own may be in any encoding.
+            if path not in planned and path.read_bytes().startswith(mark):
+                path.unlink()
     return written

@@ -1,0 +1,133 @@
+"""Composed pages: the page model of each planned page, with what it has to report.
+
+:func:`compose` asks the Project for the records and values a page shows and
+hands them to the page builders; the Sphinx directives show the result, and
+the incremental build compares its :func:`page_digest` with the last build's
+to decide whether a page needs reading again. Nothing here reports or prints:
+problems and examples come back as data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from refgen.analysis.model import ExampleBlock, Problem, ScenarioDoc, WarningKind
+from refgen.evaluate.values import EntryValues
+from refgen.project import PlannedPage, Project
+from refgen.render.blocks import Page
+from refgen.render.markup import serialize
+from refgen.render.pages import category_page, helpers_page, index_page, registry_page
+from refgen.render.scenario_page import scenario_page
+
+
+@dataclass(frozen=True)
+class ComposedPage:
+    """A page's blocks, the problems of what it shows, and its examples to run."""
+
+    page: Page
+    problems: tuple[Problem, ...] = ()
+    examples: tuple[tuple[str, ExampleBlock], ...] = field(default=())
+    """``(subject, block)`` of each Examples section the page shows."""
+
+
+def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage:
+    """The page ``planned`` describes; ``stub_path`` is the file Sphinx reads for it."""
+    match planned.kind:
+        case "scenario":
+            return _scenario(project, planned.argument)
+        case "category":
+            return _category(project, planned.argument, planned.children)
+        case "helpers":
+            return _helpers(project, planned.argument)
+        case "registry":
+            return ComposedPage(registry_page(project.cache.registry(planned.argument)))
+        case "index":
+            return ComposedPage(index_page(planned.argument, list(planned.children), stub_path))
+    raise ValueError(f"not a page kind: {planned.kind!r}")
+
+
+def _scenario(project: Project, argument: str) -> ComposedPage:
+    scenario = project.scenario(project.resolve(argument))
+    values = project.values(scenario)
+    problems = (*scenario.problems, *raising_properties(scenario, values))
+    examples: tuple[tuple[str, ExampleBlock], ...] = ()
+    if scenario.docstring.examples and project.settings.run_examples:
+        examples = ((scenario.qualname, scenario.docstring.examples),)
+    page = scenario_page(scenario, values, project.settings.value_precision, project.units)
+    return ComposedPage(page, problems, examples)
+
+
+def raising_properties(scenario: ScenarioDoc, entries: Iterable[EntryValues]) -> list[Problem]:
+    """Properties that raise for a registry entry, except for lack of an optional input."""
+    problems = []
+    for entry in entries:
+        for value in entry.values:
+            if value.available or value.missing_inputs:
+                continue
+            item = scenario.attribute(value.name)
+            problems.append(
+                Problem(
+                    WarningKind.VALUE,
+                    f"{scenario.qualname}.{value.name} cannot be computed for registry "
+                    f"entry {entry.entry}: {value.reason}",
+                    item.location if item else scenario.location,
+                    "",  # the message names the attribute and the entry
+                )
+            )
+    return problems
+
+
+def _category(project: Project, module_name: str, children: Iterable[str]) -> ComposedPage:
+    doc = project.module(module_name)
+    scenarios = project.scenarios_of(module_name)
+    headlines = {}
+    for scenario in scenarios:
+        found = project.headline(scenario)
+        if found is not None and found[1].available:
+            headlines[scenario.qualname] = found
+    return ComposedPage(category_page(doc, scenarios, headlines, list(children)))
+
+
+def _helpers(project: Project, module_name: str) -> ComposedPage:
+    doc = project.module(module_name)
+    helpers = project.helpers_of(module_name)
+    problems = tuple(problem for helper in helpers for problem in helper.docstring.problems)
+    return ComposedPage(helpers_page(doc, helpers, project.units), problems)
+
+
+# ---------------------------------------------------------------------- digests
+
+
+def page_digest(composed: ComposedPage) -> str:
+    """A fingerprint of everything the page shows and reports, locations included."""
+    hashed = hashlib.sha256()
+    for piece in _pieces(composed):
+        hashed.update(piece.encode("utf-8", "surrogateescape"))
+        hashed.update(b"\0")
+    return hashed.hexdigest()
+
+
+def _pieces(value: Any) -> Iterable[str]:
+    """``value`` as a deterministic sequence of strings (blocks, elements, mappings)."""
+    if isinstance(value, ET.Element):
+        yield serialize(value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield type(value).__name__
+        for spec in dataclasses.fields(value):
+            yield spec.name
+            yield from _pieces(getattr(value, spec.name))
+    elif isinstance(value, Mapping):
+        for key in sorted(value, key=repr):
+            yield repr(key)
+            yield from _pieces(value[key])
+    elif isinstance(value, tuple | list):
+        yield f"[{len(value)}"
+        for item in value:
+            yield from _pieces(item)
+    else:
+        yield repr(value)
