@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
 from tests.html_helpers import main, read_html, section, text
@@ -349,7 +352,9 @@ def reference_texts(outdir: Path) -> dict[str, str]:
 
 
 def assert_same_as_clean(project: ScenarioProject, result: BuildResult) -> None:
-    clean = project.build("html", "-E", outdir=project.root / "_build" / "clean")
+    outdir = project.root / "_build" / "clean"
+    shutil.rmtree(outdir, ignore_errors=True)  # clean: nothing left from an earlier build
+    clean = project.build("html", "-E", outdir=outdir)
     assert reference_texts(result.outdir) == reference_texts(clean.outdir)
     assert sorted(result.warnings) == sorted(
         w.replace(str(clean.outdir), str(result.outdir)) for w in clean.warnings
@@ -430,3 +435,105 @@ def test_an_incremental_strict_build_fails_like_a_clean_one(chain: ScenarioProje
     assert reread(again) == set()
     assert again.returncode == 1
     assert [w for w in again.warnings if "[refgen." in w] == [warning]
+
+
+# ---------------------------------------------------------------------- edit sequences
+
+NEW_CLASS = '''
+
+@dataclass(frozen=True, kw_only=True)
+class {name}:
+    """An added scenario."""
+
+    y: float = {value}
+    """Input."""
+
+    @property
+    def half(self) -> float:
+        """Half of y."""
+        return self.y / 2
+'''
+
+
+def _replace_number(path: Path, pattern: str, value: int) -> None:
+    path.write_text(re.sub(pattern, lambda m: f"{m.group(1)}{value}", path.read_text()))
+
+
+def apply_edit(project: ScenarioProject, edit: tuple[str, int], added: list[str]) -> None:
+    """One edit a user makes; ``added`` lists the classes added so far, in order."""
+    kind, value = edit
+    models = project.module_path("models")
+    if kind == "helper":
+        _replace_number(project.module_path("deep"), r"(return x \* )\d+", value)
+    elif kind == "transitive":
+        _replace_number(project.module_path("helpers"), r"(return inner\(x\) \+ )\d+", value)
+    elif kind == "docstring":
+        source = models.read_text()
+        models.write_text(re.sub(r"Widgets in \w+", f"Widgets in gadgets{value}", source))
+    elif kind == "entry":
+        _replace_number(project.module_path("registry"), r"(Two = Private\(x=)\d+", value)
+    elif kind == "units":
+        units = project.src / "chain" / "units.txt"
+        units.write_text(f"widget = [widget]\ngadget = {value} widget\n")
+    elif kind == "add":
+        name = f"Added{len(added)}{value}"
+        models.write_text(models.read_text() + NEW_CLASS.format(name=name, value=value))
+        added.append(name)
+    elif kind == "rename" and added:
+        old, new = added[-1], f"Renamed{value}{added[-1]}"
+        models.write_text(models.read_text().replace(f"class {old}:", f"class {new}:"))
+        added[-1] = new
+    elif kind == "delete" and added:
+        source = models.read_text()
+        start = source.index(f"\n\n@dataclass(frozen=True, kw_only=True)\nclass {added.pop()}:")
+        end = source.find("\n\n@dataclass", start + 2)
+        models.write_text(source[:start] + (source[end:] if end != -1 else "\n"))
+
+
+EDITS = st.tuples(
+    st.sampled_from(
+        ["helper", "transitive", "docstring", "entry", "units", "add", "rename", "delete"]
+    ),
+    st.integers(min_value=1, max_value=9),
+)
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(edits=st.lists(EDITS, min_size=1, max_size=4))
+@example(edits=[("add", 3), ("rename", 2), ("units", 4), ("delete", 1)])
+@example(edits=[("entry", 5), ("docstring", 2), ("transitive", 7), ("helper", 3)])
+def test_any_edit_sequence_builds_what_a_clean_build_builds(
+    tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int]]
+) -> None:
+    """After every edit, the incremental output equals a clean build's, and the pages
+    read again are exactly the pages whose content changed (and the new ones)."""
+    root = tmp_path_factory.mktemp("edits")
+    project = write_scenario_project(
+        root,
+        "chain",
+        {
+            "models": CHAIN_MODELS,
+            "helpers": CHAIN_HELPERS,
+            "deep": CHAIN_DEEP,
+            "constants": CHAIN_CONSTANTS,
+            "units": CHAIN_UNITS,
+            "registry": CHAIN_REGISTRY,
+        },
+        registry="registry.Named",
+        documented=["models"],
+    )
+    (project.src / "chain" / "units.txt").write_text("widget = [widget]\ngadget = 2 widget\n")
+    before = reference_texts(project.build("html").outdir)
+    added: list[str] = []
+    for edit in edits:
+        apply_edit(project, edit, added)
+        result = project.build("html", "--keep-going")
+        after = reference_texts(result.outdir)
+        assert_same_as_clean(project, result)
+        changed = {page for page, body in after.items() if before.get(page) != body}
+        assert reread(result) == {page.removesuffix(".html") for page in changed}, edit
+        before = after

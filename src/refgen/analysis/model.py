@@ -250,9 +250,6 @@ class ScenarioDoc:
     problems: tuple[Problem, ...] = ()
     headline: str | None = None
     """The derived attribute whose figure the class's example shows."""
-    source_files: tuple[str, ...] = ()
-    """Files whose edits can change this page: the class and its bases, the helpers
-    it calls and the modules its module imports."""
 
     @property
     def attribute_names(self) -> tuple[str, ...]:

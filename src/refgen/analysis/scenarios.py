@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from refgen.analysis import discovery
-from refgen.analysis.dependencies import source_files
 from refgen.analysis.docstrings import parse_docstring, summary
 from refgen.analysis.equations import extract_equation
 from refgen.analysis.failures import describe_error
@@ -214,5 +213,4 @@ def analyse_class(reader: SourceReader, module_title: str, cls: type) -> Scenari
         derived=derived,
         problems=tuple(problems),
         headline=_headline(docstring, derived),
-        source_files=source_files(reader, cls, derived),
     )

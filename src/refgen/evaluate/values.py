@@ -151,8 +151,6 @@ class Quote:
     target: str = ""
     """Dotted path of the attribute, for the link."""
     problem: str = ""
-    source_files: tuple[str, ...] = ()
-    """Files the quoted figure depends on (besides the registry's)."""
 
 
 def quote(project: Project, text: str) -> Quote:
@@ -177,7 +175,6 @@ def quote(project: Project, text: str) -> Quote:
         return Quote(
             None,
             problem=f"{scenario.name} has no attribute {attribute!r}",
-            source_files=scenario.source_files,
         )
     value = compute(
         scenario, instance, attribute, spec.strip() or INLINE, timeout=project.settings.eval_timeout
@@ -186,5 +183,4 @@ def quote(project: Project, text: str) -> Quote:
         value,
         f"{scenario.qualname}.{attribute}",
         "" if value.available else value.reason,
-        scenario.source_files,
     )
