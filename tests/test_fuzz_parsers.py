@@ -21,18 +21,27 @@ Each property runs a modest number of examples so the file stays fast;
 
 from __future__ import annotations
 
+import ast
+import keyword
+import os
 import re
-from collections.abc import Iterable
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from refgen.analysis.docstrings import KNOWN_SECTIONS, parse_docstring
 from refgen.analysis.model import Docstring, Problem, WarningKind
+from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
+from refgen.render.mathml import MathResult, expression_to_mathml
+from tests.test_mathml import grouping_opening_brackets, source_parentheses
 
 FAST = settings(
-    max_examples=150,
+    # REFGEN_FUZZ_EXAMPLES=5000 for a longer hunt; the default keeps the file fast.
+    max_examples=int(os.environ.get("REFGEN_FUZZ_EXAMPLES", "150")),
     deadline=timedelta(seconds=1),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -219,3 +228,264 @@ def test_section_shaped_text_never_raises(
         assert first_line <= problem.location.line <= last_line
     if doc.examples is not None:
         assert first_line <= doc.examples.location.line <= last_line
+
+
+# --- Equations as MathML ----------------------------------------------------
+
+MATHML_TAGS = frozenset(
+    f"{{{MATHML_NAMESPACE}}}{tag}"
+    for tag in (
+        "math", "mrow", "mi", "mo", "mn", "mtext", "mfrac", "msup", "msub", "msqrt",
+        "mspace", "mtable", "mtr", "mtd",
+    )
+)  # fmt: skip
+MATHML_ATTRIBUTES = {
+    "display": {"inline"},
+    "mathvariant": {"normal"},
+    "width": {"0.5em"},
+    "columnalign": {"left"},
+}
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+UNIT_METHODS = ("to", "m_as")
+
+
+@pytest.fixture(scope="module")
+def units() -> UnitSymbols:
+    """One UnitSymbols for the module, with pint loaded before any deadline counts."""
+    symbols = UnitSymbols()
+    symbols.symbol("MB")
+    return symbols
+
+
+def _xml_text(text: str) -> str:
+    """``text`` as the MathML must carry it: characters XML forbids replaced."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def _unit_arguments(tree: ast.AST) -> set[int]:
+    """ids of the string literals that spell a unit (``x.to('MB')``): shown as a symbol."""
+    return {
+        id(node.args[0])
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in UNIT_METHODS
+        and node.args
+    }
+
+
+def check_mathml(result: MathResult, literals: Iterable[str] = ()) -> ET.Element | None:
+    """The promises of every MathResult; the parsed <math> element, if there is one.
+
+    ``literals`` are source texts of string literals that must appear as the
+    whole text of a ``<mtext>`` leaf.
+    """
+    assert isinstance(result, MathResult)
+    if result.element is None:
+        assert result.mathml is None
+        assert result.reason
+        assert not result.reason.startswith("internal error"), result.reason
+        return None
+    assert result.reason == ""
+    markup = result.mathml
+    assert markup is not None
+    assert not _NOT_XML.search(markup)
+    root = ET.fromstring(markup)
+    assert root.tag == f"{{{MATHML_NAMESPACE}}}math"
+    for node in root.iter():
+        assert node.tag in MATHML_TAGS, node.tag
+        for name, value in node.attrib.items():
+            assert value in MATHML_ATTRIBUTES[name], (name, value)
+        if node.tag.endswith(("}mi", "}mo", "}mn", "}mtext")):
+            assert len(node) == 0
+    texts = {node.text for node in root.iter(f"{{{MATHML_NAMESPACE}}}mtext")}
+    for literal in literals:
+        assert _xml_text(literal) in texts, literal
+    return root
+
+
+def string_literals(source: str) -> list[str]:
+    """Source texts of the string literals of ``source`` that are not unit spellings."""
+    text = source.replace("\r\n", "\n").replace("\r", "\n").strip()
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError):  # the grammar may write invalid Python, and that is fine
+        return []
+    units = _unit_arguments(tree)
+    return [
+        ast.get_source_segment(text, node) or ""
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in units
+    ]
+
+
+# A grammar of Python expressions, with everything refgen refuses mixed in.
+IDENTIFIERS = st.one_of(
+    st.sampled_from(["a", "x", "rate", "n_layers", "Größe", "π", "ℌ", "ﬁle", "_", "ǅ", "x1"]),
+    st.text(st.characters(categories=["Lu", "Ll", "Lo", "Nl"]), min_size=1, max_size=4).filter(
+        lambda name: name.isidentifier() and not keyword.iskeyword(name)
+    ),
+)
+NAMES = st.one_of(IDENTIFIERS, IDENTIFIERS.map("self.{}".format))
+NUMBERS = st.one_of(
+    st.sampled_from(
+        ["0", "00", "1_000", "0x1F", "0o17", "0b101", "1e9", "2.5e-3", "1E+05", ".5", "5.",
+         "1j", "2.5e3J", "1_0.0_1e1_0", "1e-0", "0e0", "9" * 400]
+    ),
+    st.integers().map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+)  # fmt: skip
+HOSTILE_TEXT = st.lists(
+    st.one_of(
+        ANY_CHARACTER,
+        st.sampled_from(["<", ">", "&", "]]>", "<img src=x onerror=alert(1)>", "&amp;", "\x00",
+                         "\x1b[31m", "\r", "\x7f", "\ufffe", "\U0010ffff", "\\", "'", '"']),
+    ),
+    max_size=12,
+).map("".join)  # fmt: skip
+STRINGS = st.one_of(
+    HOSTILE_TEXT.map(repr),
+    st.sampled_from(["'<b>' '&'", "'''a\nb'''", "r'\\x'", "u'<'", "'MB'", "'ms'", "''", "'('"]),
+)
+UNIT_SPELLINGS = st.lists(
+    st.one_of(
+        st.sampled_from(["MB", "ms", "meter", "a", "kg", "GiB", "W", "h", "1", "!", "<", "&"]),
+        st.sampled_from(["*", "/", "**2", "^-1", " per ", "**"]),
+        st.integers(0, 10).map(" ".__mul__),
+    ),
+    max_size=30,
+).map(lambda parts: repr("".join(parts)))
+LAYOUT_LEAVES = st.one_of(NAMES, NUMBERS, STRINGS, st.sampled_from(["None", "True", "math.pi"]))
+LEAVES = st.one_of(
+    LAYOUT_LEAVES,
+    HOSTILE_TEXT.map(lambda text: repr(text.encode("utf-8", "surrogatepass"))),
+    st.just("..."),
+)
+
+
+def _group(text: str) -> str:
+    return f"({text})"
+
+
+def _laid_out(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Constructs the MathML layout supports, around ``children``."""
+    child = st.one_of(children.map(_group), LAYOUT_LEAVES)
+    grouped = children.map(_group)
+    binary_operators = ["+", "-", "*", "/", "//", "%", "**"]
+    comparisons = ["<", "<=", "==", "!=", ">", ">="]
+    functions = ["min", "max", "sqrt", "math.sqrt", "np.log", "log", "log10", "exp", "abs"]
+    functions += ["ceil", "math.floor", "calc_x", "physics.calc_x", "self.helper", "Größe"]
+    return st.one_of(
+        st.tuples(child, st.sampled_from(binary_operators), child).map(" ".join),
+        st.tuples(st.sampled_from(["-", "+", "not "]), child).map("".join),
+        st.tuples(child, st.sampled_from(["and", "or"]), child).map(" ".join),
+        st.tuples(child, st.sampled_from(comparisons), child).map(" ".join),
+        st.tuples(child, child, child).map("{0[0]} if {0[1]} else {0[2]}".format),
+        st.tuples(st.sampled_from(functions), st.lists(child, max_size=3).map(", ".join)).map(
+            "{0[0]}({0[1]})".format
+        ),
+        st.tuples(
+            grouped, st.sampled_from(UNIT_METHODS), st.one_of(UNIT_SPELLINGS, st.just("ureg.MB"))
+        ).map("{0[0]}.{0[1]}({0[2]})".format),
+        st.tuples(grouped, st.sampled_from(["magnitude", "m", "to_base_units()"])).map(
+            "{0[0]}.{0[1]}".format
+        ),
+        grouped,
+    )
+
+
+def _refused(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Constructs the layout refuses (or that are not even Python), around ``children``."""
+    child = children.map(_group)
+    return st.one_of(
+        st.tuples(child, st.sampled_from(["@", "&", "|", "^", "<<", ">>"]), child).map(" ".join),
+        st.tuples(child, st.sampled_from(["is", "is not", "in", "not in"]), child).map(" ".join),
+        child.map("~{}".format),
+        st.tuples(st.sampled_from(["f", "self.a.b", "max"]), st.lists(child, max_size=2)).map(
+            lambda parts: f"{parts[0]}({', '.join(['*x', *parts[1], 'k=1'])})"
+        ),
+        st.tuples(child, child).map("{0[0]}[{0[1]}]".format),
+        child.map("{}[1:2]".format),
+        child.map("{}.real".format),
+        child.map("lambda: {}".format),
+        child.map("(y := {})".format),
+        child.map("[*{}]".format),
+        st.lists(child, min_size=1, max_size=3).map(lambda items: f"({', '.join(items)},)"),
+        child.map("{{{}: 1}}".format),
+        child.map("[v for v in {}]".format),
+        child.map("f'<{{{}}}&]]>'".format),
+        st.tuples(child, st.sampled_from([")", "(", "]", "else", "\\", "\n", ";", "=", "#"])).map(
+            "".join
+        ),
+    )
+
+
+LAYOUT_EXPRESSIONS = st.recursive(LAYOUT_LEAVES, _laid_out, max_leaves=10)
+EXPRESSIONS = st.recursive(
+    LEAVES, lambda children: st.one_of(_laid_out(children), _refused(children)), max_leaves=10
+)
+DEEP = st.tuples(
+    st.integers(1, 400),
+    st.sampled_from(["({}".format, "-{}".format, "not {}".format, "f({}".format]),
+)
+
+
+def _deeply_nested(depth_and_opening: tuple[int, Callable[[str], str]]) -> str:
+    depth, opening = depth_and_opening
+    text = "x"
+    for _ in range(depth):
+        text = opening(text)
+    return text + ")" * text.count("(")
+
+
+@FAST
+@given(EXPRESSIONS)
+def test_mathml_of_any_expression_is_safe_markup(units: UnitSymbols, source: str) -> None:
+    """Well-formed MathML of MathML elements only, literals as text; or a reason."""
+    result = expression_to_mathml(source, units)
+    check_mathml(result, string_literals(source))
+
+
+# Unit spellings of many factors with runs of spaces, and long number literals:
+# the shapes on which a regular expression can backtrack for a long time.
+SPACED_UNITS = st.tuples(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "MB", "kg", "meter"]),
+            st.integers(0, 12).map(" ".__mul__),
+            st.sampled_from(["*", "/", "**2", "^-1"]),
+        ).map("".join),
+        max_size=12,
+    ).map("".join),
+    st.sampled_from(["", "1", "!", "a"]),
+).map(lambda parts: f"x.to({(parts[0] + parts[1])[:100]!r})")
+LONG_NUMBERS = st.tuples(
+    st.integers(1, 9_990).map("9".__mul__), st.sampled_from(["", ".5", ".", "e", "e5", "j"])
+).map("".join)
+
+
+@settings(FAST, deadline=timedelta(milliseconds=500))
+@given(st.one_of(SPACED_UNITS, LONG_NUMBERS))
+@example("x.to('a        *a        *a        *a        *a        *a        *a        *1')")
+@example("9" * 9_990 + ".5")
+def test_layout_takes_linear_time(units: UnitSymbols, source: str) -> None:
+    """Before the fix the unit took minutes (exponential backtracking), the number a second."""
+    check_mathml(expression_to_mathml(source, units))
+
+
+@FAST
+@given(LAYOUT_EXPRESSIONS)
+def test_supported_expressions_are_laid_out_with_their_brackets(
+    units: UnitSymbols, source: str
+) -> None:
+    """The supported grammar, with any names, numbers and strings: MathML, brackets as written."""
+    root = check_mathml(expression_to_mathml(source, units), string_literals(source))
+    assert root is not None
+    grouping, _ = source_parentheses(source)
+    assert grouping_opening_brackets(root) == grouping
+
+
+@FAST
+@given(DEEP.map(_deeply_nested))
+def test_deeply_nested_expressions_give_a_result(units: UnitSymbols, source: str) -> None:
+    check_mathml(expression_to_mathml(source, units))
