@@ -22,21 +22,29 @@ Each property runs a modest number of examples so the file stays fast;
 from __future__ import annotations
 
 import ast
+import codecs
+import importlib.util
+import io
+import itertools
 import keyword
 import os
 import re
+import textwrap
+import tokenize
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from refgen.analysis.docstrings import KNOWN_SECTIONS, parse_docstring
+from refgen.analysis.equations import extract_equation, extract_steps
 from refgen.analysis.model import Docstring, Problem, WarningKind
+from refgen.analysis.source import ModuleSource, class_properties
 from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
-from refgen.render.mathml import MathResult, expression_to_mathml
+from refgen.render.mathml import MathResult, assignment, expression_to_mathml
 from tests.test_mathml import grouping_opening_brackets, source_parentheses
 
 FAST = settings(
@@ -489,3 +497,161 @@ def test_supported_expressions_are_laid_out_with_their_brackets(
 @given(DEEP.map(_deeply_nested))
 def test_deeply_nested_expressions_give_a_result(units: UnitSymbols, source: str) -> None:
     check_mathml(expression_to_mathml(source, units))
+
+
+# --- Equations read from source ----------------------------------------------
+
+
+def _tokens(expression: str) -> list[tuple[int, int]] | None:
+    """Start and end offsets of the tokens of ``expression``; None if it has none to split."""
+    line_starts = [0]
+    for line in expression.split("\n"):
+        line_starts.append(line_starts[-1] + len(line) + 1)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(expression).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return [
+        (
+            line_starts[token.start[0] - 1] + token.start[1],
+            line_starts[token.end[0] - 1] + token.end[1],
+        )
+        for token in tokens
+        if token.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.COMMENT)
+        and token.string
+    ]
+
+
+ANY_EXPRESSION = st.one_of(LAYOUT_EXPRESSIONS, EXPRESSIONS)
+CONTINUATION_INDENTS = st.sampled_from(["", "    ", "\t", "         ", "  \t"])
+BRACKETED_BREAKS = st.one_of(
+    st.just(" "),
+    CONTINUATION_INDENTS.map("\n{}".format),
+    CONTINUATION_INDENTS.map("  # a comment with <, & and ]]>\n{}".format),
+    CONTINUATION_INDENTS.map(" \\\n{}".format),
+)
+BACKSLASH_BREAKS = st.one_of(st.just(" "), CONTINUATION_INDENTS.map(" \\\n{}".format))
+
+
+def _broken_over_lines(draw: st.DrawFn, expression: str) -> str:
+    """``expression`` as authors write it: on one line, or broken over lines inside
+    brackets (with comments) or with backslashes, the line breaks between tokens."""
+    style = draw(st.sampled_from(["one line", "bracketed", "backslashes"]))
+    spans = _tokens(expression)
+    if style == "one line" or not spans:
+        return " " + expression
+    breaks = BRACKETED_BREAKS if style == "bracketed" else BACKSLASH_BREAKS
+    pieces = [expression[spans[0][0] : spans[0][1]]]
+    for (_, end), (start, stop) in itertools.pairwise(spans):
+        gap = expression[end:start]
+        pieces.append(draw(breaks) if gap.strip() == "" and "\n" not in gap else gap)
+        pieces.append(expression[start:stop])
+    text = "".join(pieces)
+    return f" ({text}\n)" if style == "bracketed" else draw(BACKSLASH_BREAKS) + text
+
+
+DOCSTRINGS = st.sampled_from(['"""Docstring."""', "'''Two\n    lines.'''", "r'<&>'", ""])
+BODY_INDENTS = st.sampled_from(["    ", "\t", "  ", " " * 8])
+STEP_TARGETS = st.sampled_from(
+    ["x", "Größe", "self.total", "a, b", "table['<img src=x onerror=alert(1)>']", 't["]]>&"]']
+)
+
+
+def _module(source: str, newline: str = "\n", bom: bool = False) -> ModuleSource:
+    """``source`` as refgen reads a file: bytes decoded as Python decodes them."""
+    data = source.replace("\n", newline).encode("utf-8")
+    text = importlib.util.decode_source(codecs.BOM_UTF8 + data if bom else data)
+    return ModuleSource("mod.py", text, ast.parse(text))
+
+
+def _valid_module(draw: st.DrawFn, source: str) -> ModuleSource:
+    try:
+        return _module(source, draw(st.sampled_from(["\n", "\r\n"])), draw(st.booleans()))
+    except (SyntaxError, ValueError):
+        assume(False)  # the generated expression or its line breaks are not valid Python
+        raise
+
+
+@st.composite
+def property_modules(draw: st.DrawFn) -> ModuleSource:
+    """A module with one class holding one property that returns a generated expression."""
+    indent = draw(BODY_INDENTS)
+    statement = "return" + _broken_over_lines(draw, draw(ANY_EXPRESSION))
+    body = [line for line in (draw(DOCSTRINGS), statement) if line]
+    function = "@property\ndef f(self):\n" + textwrap.indent("\n".join(body), indent)
+    return _valid_module(draw, "class Thing:\n" + textwrap.indent(function, indent) + "\n")
+
+
+@st.composite
+def helper_modules(draw: st.DrawFn) -> ModuleSource:
+    """A module with one helper whose body is assignments ending in a return."""
+    body = [draw(DOCSTRINGS)]
+    for _ in range(draw(st.integers(0, 3))):
+        body.append(draw(STEP_TARGETS) + " =" + _broken_over_lines(draw, draw(ANY_EXPRESSION)))
+    body.append("return" + _broken_over_lines(draw, draw(ANY_EXPRESSION)))
+    lines = "\n".join(line for line in body if line)
+    return _valid_module(draw, "def h(a, b):\n" + textwrap.indent(lines, draw(BODY_INDENTS)) + "\n")
+
+
+def _meaning(node: ast.AST) -> str:
+    """The syntax tree without positions or load/store contexts: what the code means."""
+    return re.sub(r"ctx=(Load|Store)\(\)", "ctx", ast.dump(node))
+
+
+def _parsed(expression: str) -> ast.expr:
+    return ast.parse(expression, mode="eval").body
+
+
+@FAST
+@given(property_modules())
+@example(  # the string's second line lost its indentation: another value
+    _module("class T:\n    @property\n    def f(self):\n        return '''a\n        b'''\n")
+)
+@example(  # the equation began with the line continuation and did not parse
+    _module("class T:\n    @property\n    def f(self):\n        return \\\n            a\n")
+)
+def test_an_equation_is_the_expression_the_property_returns(
+    units: UnitSymbols, module: ModuleSource
+) -> None:
+    """The extracted text parses to the returned expression itself; its MathML is safe."""
+    classdef = next(node for node in module.tree.body if isinstance(node, ast.ClassDef))
+    (found,) = class_properties(classdef)
+    equation = extract_equation(module, found.node)
+    (written,) = [node for node in found.node.body if isinstance(node, ast.Return)]
+    assert written.value is not None
+    assert equation.expression is not None, equation.reason
+    assert equation.reason == ""
+    assert _meaning(_parsed(equation.expression)) == _meaning(written.value)
+    result = expression_to_mathml(equation.expression, units)
+    check_mathml(result, string_literals(equation.expression))
+
+
+@FAST
+@given(helper_modules())
+@example(  # the value lost its brackets, and without them did not parse
+    _module("def h(a):\n    x = (a\n         + 1)\n    return (x\n            * 2)\n")
+)
+def test_helper_steps_are_the_assignments_as_written(
+    units: UnitSymbols, module: ModuleSource
+) -> None:
+    """One step per statement, each parsing to its target and value; MathML with the
+    target as the text of an identifier."""
+    function = module.tree.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    statements = [node for node in function.body if isinstance(node, ast.Assign | ast.Return)]
+    steps = extract_steps(module, function)
+    assert len(steps) == len(statements)
+    for step, statement in zip(steps, statements, strict=True):
+        assert statement.value is not None
+        assert _meaning(_parsed(step.expression)) == _meaning(statement.value)
+        if isinstance(statement, ast.Return):
+            assert step.target == ""
+            continue
+        assert _meaning(_parsed(step.target)) == _meaning(statement.targets[0])
+        root = check_mathml(
+            assignment(step.target, expression_to_mathml(step.expression, units)),
+            string_literals(step.expression),
+        )
+        if root is not None:
+            identifiers = [node.text for node in root.iter(f"{{{MATHML_NAMESPACE}}}mi")]
+            assert _xml_text(step.target) in identifiers
