@@ -50,6 +50,7 @@ from refgen.analysis.source import ModuleSource, class_properties
 from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
 from refgen.render.mathml import MathResult, assignment, expression_to_mathml
 from refgen.sphinx.prose import is_verbatim, plain_paragraphs
+from refgen.testing import analyse_source
 from tests.test_mathml import grouping_opening_brackets, source_parentheses
 
 FAST = settings(
@@ -757,3 +758,44 @@ def test_plain_paragraphs_are_the_paragraphs_docutils_makes(text: str) -> None:
     for (paragraph, start), line in zip(paragraphs, (p.line for p in made), strict=True):
         assert lines[start] == paragraph.split("\n")[0]
         assert line is None or start < line
+
+
+# --- The whole analysis of a generated class ----------------------------------
+
+
+@st.composite
+def scenario_sources(draw: st.DrawFn) -> tuple[str, str]:
+    """A module with one scenario class: a section-shaped docstring (as a raw string
+    literal) and one property returning a generated expression. Returns the
+    source and that expression."""
+    raw, _, _ = draw(sectioned_docstrings())
+    assume("'''" not in raw and not raw.endswith("\\"))
+    # References naming a dotted path are imported: no generated name is.
+    assume(not parse_docstring(raw, PATH, 1).implementation_references)
+    expression = draw(ANY_EXPRESSION)
+    source = (
+        f"class Thing:\n    r'''{raw}'''\n\n    size: int = 1\n\n"
+        f"    @property\n    def f(self):\n        '''The value.'''\n"
+        f"        return{_broken_over_lines(draw, expression)}\n"
+    )
+    try:
+        compile(source, "mod.py", "exec", dont_inherit=True)  # catches what ast.parse lets by
+    except (SyntaxError, ValueError):
+        assume(False)
+    return source, expression
+
+
+@settings(FAST, max_examples=15, deadline=None)
+@given(scenario_sources())
+def test_a_hostile_class_is_analysed_into_records_and_problems(generated: tuple[str, str]) -> None:
+    """analyse_class through the Project: no exception, problems as data, the equation kept."""
+    source, expression = generated
+    analysed = analyse_source(source)
+    assert all(isinstance(problem, Problem) for problem in analysed.problems)
+    assert not [p for p in analysed.problems if p.kind is not WarningKind.DOCSTRING], (
+        analysed.problems
+    )
+    (derived,) = analysed["Thing"].derived
+    assert derived.equation.expression is not None
+    written = _parsed(expression)
+    assert _meaning(_parsed(derived.equation.expression)) == _meaning(written)
