@@ -706,9 +706,7 @@ PROSE_GAPS = {
     "see mailto:x": "a link: docutils links URI schemes without // (mailto:, news:, tel:, ...)",
 }
 _GAP_CHARACTERS = re.compile("[\t\x00\x0b\x0c\r\x1c-\x1e\x85\u2028\u2029\u2023\u2043]")
-_URI_SCHEME = re.compile(
-    r"(?i)(?<![\w.+-])(?:" + "|".join(map(re.escape, urischemes.schemes)) + "):"
-)
+_URI_SCHEME = re.compile("(?i)(?:" + "|".join(map(re.escape, urischemes.schemes)) + "):")
 
 
 def _without_known_gaps(text: str) -> str:
