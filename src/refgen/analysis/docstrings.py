@@ -185,12 +185,13 @@ def _parse_references(lines: list[str]) -> tuple[Reference, ...]:
         bullet = _BULLET.match(line)
         if bullet:
             items.append([bullet.group(1)])
-        elif not bulleted and line.strip() and not line.startswith(" "):
-            items.append([line])
-        elif not line.strip() and not bulleted:
-            items.append([])
-        elif items:
+        elif not line.strip():
+            if not bulleted:
+                items.append([])
+        elif items and (bulleted or line.startswith(" ")):
             items[-1].append(line)
+        else:  # an unbulleted item, or text before the first bullet: kept as an item
+            items.append([line])
     references = []
     for item in items:
         text = " ".join(part.strip() for part in item if part.strip())
@@ -221,6 +222,17 @@ def _parse_parameters(
     section: _Section, path: str, subject: str, problems: list[Problem]
 ) -> tuple[ParameterEntry, ...]:
     entries: list[tuple[str, str, list[str]]] = []
+
+    def unreadable(offset: int, line: str, expected: str) -> None:
+        problems.append(
+            Problem(
+                WarningKind.DOCSTRING,
+                f"cannot read {line.strip()!r} in {section.title}: {expected}",
+                SourceLocation(path, section.first_line + offset),
+                subject,
+            )
+        )
+
     for offset, line in enumerate(section.lines):
         if not line.strip():
             if entries:
@@ -229,20 +241,15 @@ def _parse_parameters(
         if line.startswith(" "):
             if entries:
                 entries[-1][2].append(line)
+            else:
+                unreadable(offset, line, "an indented description before any 'name : type'")
             continue
         if section.title == "Returns" and ":" not in line:
             entries.append(("", line.strip(), []))  # numpydoc allows a bare return type
             continue
         head = _PARAMETER_HEAD.match(line.strip())
         if head is None:
-            problems.append(
-                Problem(
-                    WarningKind.DOCSTRING,
-                    f"cannot read {line.strip()!r} in {section.title}: expected 'name : type'",
-                    SourceLocation(path, section.first_line + offset),
-                    subject,
-                )
-            )
+            unreadable(offset, line, "expected 'name : type'")
             continue
         entries.append((head.group(1), (head.group(2) or "").strip(), []))
     return tuple(ParameterEntry(name, type_, _join_entry(body)) for name, type_, body in entries)

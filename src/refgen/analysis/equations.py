@@ -8,6 +8,9 @@ at the helper that carries the accounting. Nothing here executes code.
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
 from dataclasses import dataclass
 
 from refgen.analysis.model import EquationStep
@@ -57,16 +60,71 @@ def _body_without_docstring(function: ast.FunctionDef) -> list[ast.stmt]:
     return body[1:] if docstring_node(body) is not None else body
 
 
-def _returned_expression(module: ModuleSource, statement: ast.Return) -> str:
-    """The text after ``return``, brackets included, continuation lines de-indented.
+_LEADING_SPACE = re.compile(r"\A(?:\s|\\\n)+")
+"""Whitespace and line continuations between ``return`` (or ``=``) and the expression."""
 
-    The expression node's own span would drop brackets that wrap the whole
-    expression, so the text is cut from the statement instead.
+
+def _rows_inside_tokens(text: str) -> set[int] | None:
+    """Rows of ``text`` (from 1) that begin inside a token: the later lines of a
+    triple-quoted string. None when ``text`` cannot be tokenized."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return {row for token in tokens for row in range(token.start[0] + 1, token.end[0] + 1)}
+
+
+def _standalone(text: str, margin: str) -> str:
+    """Text cut from a statement after ``return`` or ``=``, as an expression on its own.
+
+    Leading line continuations are dropped, and continuation lines lose the
+    statement's indentation ``margin``, except lines that begin inside a
+    string, whose text is the string's value.
     """
-    text = module.segment(statement).removeprefix("return").strip()
+    text = _LEADING_SPACE.sub("", text).rstrip()
     first, *rest = text.split("\n")
+    inside = _rows_inside_tokens(text)
+    if inside is None:
+        return text
+    kept = (
+        line if row in inside else line.removeprefix(margin) for row, line in enumerate(rest, 2)
+    )
+    return "\n".join([first, *kept])
+
+
+def _after_assignment_sign(text: str) -> str | None:
+    """``text`` after its first ``=`` outside brackets, or None if it has none."""
+    lines = text.split("\n")
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.string in ("(", "[", "{"):
+                depth += 1
+            elif token.string in (")", "]", "}"):
+                depth -= 1
+            elif token.string == "=" and depth == 0:
+                row, column = token.end
+                return "\n".join([lines[row - 1][column:], *lines[row:]])
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
+
+
+def _written_value(module: ModuleSource, statement: ast.Return | ast.Assign) -> str:
+    """The text after ``return`` or ``target =``, brackets included.
+
+    The value node's own span would drop brackets that wrap the whole
+    expression (and a value broken over lines inside them would no longer
+    parse), so the text is cut from the statement instead.
+    """
+    written = module.segment(statement)
     margin = " " * statement.col_offset
-    return "\n".join([first, *(line.removeprefix(margin) for line in rest)])
+    if isinstance(statement, ast.Return):
+        return _standalone(written.removeprefix("return"), margin)
+    value = _after_assignment_sign(written)
+    if value is None:
+        return module.segment(statement.value)
+    return _standalone(value, margin)
 
 
 def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> ExtractedEquation:
@@ -75,7 +133,7 @@ def extract_equation(module: ModuleSource, function: ast.FunctionDef) -> Extract
     tree = ast.Module(body=body, type_ignores=[])
     calls, reads = _calls_and_reads(tree)
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-        return ExtractedEquation(_returned_expression(module, body[0]), calls, reads=reads)
+        return ExtractedEquation(_written_value(module, body[0]), calls, reads=reads)
     if not body:
         return ExtractedEquation(None, (), "the body is empty")
     return ExtractedEquation(
@@ -93,9 +151,9 @@ def extract_steps(module: ModuleSource, function: ast.FunctionDef) -> tuple[Equa
     for statement in _body_without_docstring(function):
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = module.segment(statement.targets[0])
-            steps.append(EquationStep(target, module.segment(statement.value)))
+            steps.append(EquationStep(target, _written_value(module, statement)))
         elif isinstance(statement, ast.Return) and statement.value is not None:
-            steps.append(EquationStep("", module.segment(statement.value)))
+            steps.append(EquationStep("", _written_value(module, statement)))
         else:
             return ()
     return tuple(steps)

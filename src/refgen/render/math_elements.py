@@ -81,8 +81,9 @@ def math_element(*body: ET.Element) -> ET.Element:
 # --- Numbers ---------------------------------------------------------------
 
 _EXPONENT_NOTATION = re.compile(
-    r"(?P<mantissa>[0-9]*\.?[0-9]*)[eE](?P<sign>[+-]?)(?P<exponent>[0-9]+)"
+    r"(?P<mantissa>[0-9]*(?:\.[0-9]*)?)[eE](?P<sign>[+-]?)(?P<exponent>[0-9]+)"
 )
+"""One way to read each literal: a long one fails to match in linear time."""
 
 
 def _signed_integer(sign: str, digits: str) -> ET.Element:
@@ -104,12 +105,14 @@ def number_as_written(written: str) -> ET.Element:
 
 # --- Units -----------------------------------------------------------------
 
-_PLAIN_UNIT_FACTOR = r"[^\W\d][\w ]*(?:(?:\*\*|\^)\s*-?\d{1,2})?"
+_PLAIN_UNIT_FACTOR = r"[^\W\d]\w*(?: +\w+)*(?:\s*(?:\*\*|\^)\s*-?\d{1,2})?"
 _PLAIN_UNIT = re.compile(rf"\s*{_PLAIN_UNIT_FACTOR}(?:\s*[*/]\s*{_PLAIN_UNIT_FACTOR})*\s*")
 """Unit spellings handed to pint: names, products, quotients, small powers.
 
 Anything else (numbers, long powers) is shown as written, so that pint never
-evaluates arithmetic taken from the page.
+evaluates arithmetic taken from the page. A factor's name ends in a word
+character, so the spaces around an operator can be read one way only: text
+that does not match fails in linear time, not exponential.
 """
 
 
