@@ -15,9 +15,18 @@ from collections.abc import Callable, Iterable, Mapping
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from docutils.utils import urischemes
 from sphinx import addnodes
 
-_NOT_VERBATIM = re.compile(r"""[`*|\\'"@]|(?<!\w)_|_(?!\w)|://|--|\.\.\.|^\s|\s$""")
+_NOT_VERBATIM = re.compile(
+    r"""[`*|\\'"@]|(?<!\w)_|_(?!\w)|://|--|\.\.\.|^\s|\s$"""
+    # What docutils changes or reads as structure: tabs, control and line-breaking
+    # characters, spaces before a line break, bullets, ``#)`` enumerators, and URI
+    # schemes written without ``//`` (``mailto:``, ``tel:``).
+    r"|[\t\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\u2023\u2043]|[ \t]\n|\#\)"
+    r"|(?i:(?<![\w.+-])(?:" + "|".join(map(re.escape, sorted(urischemes.schemes))) + r"):)"
+)
+_LINE_BREAK = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _BLOCK_START = re.compile(r"\s|[-*+\u2022](\s|$)|[-+/]\S|\.\.|>>>|\||#\.|\w+[.)](\s|$)|\(|:")
 
 
@@ -31,6 +40,7 @@ def may_start_block(line: str) -> bool:
     stripped = line.strip()
     return bool(
         _BLOCK_START.match(line)
+        or _LINE_BREAK.search(line)  # docutils splits lines there too: anything may follow
         or stripped.endswith("::")
         or (stripped != "" and not any(c.isalnum() for c in stripped))
     )
