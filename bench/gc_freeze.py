@@ -8,7 +8,8 @@ Two copies of the refgen project of ``bench/real_library.py``; one calls
 ``gc.freeze()`` at ``env-before-read-docs`` (after refgen has imported and
 analysed the library at ``builder-inited``), from its ``conf.py``, without
 touching refgen. Clean builds alternate (plain, frozen, frozen, plain, ...) so
-that the machine's drift falls on both; the ratio is taken within each round.
+that the machine's drift falls on both; the ratio is taken within each round,
+of wall time and of the build process's CPU time (steadier on a shared machine).
 """
 
 from __future__ import annotations
@@ -47,19 +48,28 @@ def main() -> None:
                 with (root / "docs" / "conf.py").open("a") as conf:
                     conf.write(FREEZE)
             projects[label] = Project("refgen", root, library)
-        ratios = []
+        ratios, cpu_ratios = [], []
         for number in range(args.rounds):
             order = ("plain", "frozen") if number % 2 == 0 else ("frozen", "plain")
             builds = {label: projects[label].clean() for label in order}
             ratio = builds["frozen"].seconds / builds["plain"].seconds
+            cpu_ratio = builds["frozen"].cpu_seconds / builds["plain"].cpu_seconds
             ratios.append(ratio)
+            cpu_ratios.append(cpu_ratio)
             print(
-                f"round {number + 1}: plain {builds['plain'].seconds:.1f} s "
-                f"({builds['plain'].peak_mib:.0f} MiB), frozen {builds['frozen'].seconds:.1f} s "
-                f"({builds['frozen'].peak_mib:.0f} MiB), frozen / plain {ratio:.2f}",
+                f"round {number + 1}: "
+                + ", ".join(
+                    f"{label} {build.seconds:.1f} s wall, {build.cpu_seconds:.1f} s CPU, "
+                    f"{build.peak_mib:.0f} MiB"
+                    for label, build in builds.items()
+                )
+                + f"; frozen / plain {ratio:.2f} wall, {cpu_ratio:.2f} CPU",
                 flush=True,
             )
-        print(f"median frozen / plain: {statistics.median(ratios):.2f}")
+        print(
+            f"median frozen / plain: {statistics.median(ratios):.2f} wall, "
+            f"{statistics.median(cpu_ratios):.2f} CPU"
+        )
 
 
 if __name__ == "__main__":
