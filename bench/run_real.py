@@ -2,7 +2,7 @@
 
 Usage (from the repository root, after ``pip install -e '.[test]'``)::
 
-    python bench/run_real.py               # 600 classes, one round (about 25 minutes here)
+    python bench/run_real.py               # 600 classes, one round (about 30 minutes here)
     python bench/run_real.py --size 60     # a small version, a minute or two
 
 It writes the library of ``bench/real_library.py`` and three Sphinx projects
