@@ -1,0 +1,425 @@
+"""Benchmark refgen on a library shaped like our users' (issue 14, part 2).
+
+Usage (from the repository root, after ``pip install -e '.[test]'``)::
+
+    python bench/run_real.py               # 600 classes, one round (about 30 minutes here)
+    python bench/run_real.py --size 60     # a small version, a minute or two
+
+It writes the library of ``bench/real_library.py`` and three Sphinx projects
+documenting its one module, all with the furo theme:
+
+- refgen (``refgen_modules``, ``refgen_registry``);
+- plain ``sphinx.ext.autodoc``: one page, ``.. automodule:: pkg.models`` with
+  ``:members:`` (undocumented members left out, as that option does);
+- autodoc + autosummary: one page per class, members and undocumented members.
+
+Each round builds every project from scratch, then refgen again with nothing
+changed and after editing one property body of one class (documents re-read
+are counted from Sphinx's "reading sources... [..%] name" lines); the
+automodule project gets the same edit. Every build runs in its own process;
+wall time and the child's peak RSS (``wait4``) are recorded. It then times
+``refgen show`` of a class and of a registry entry against importing the
+library in a fresh interpreter (median of ``--repeat`` runs each), measures
+the HTML written, and counts warnings by type. Ratios are taken within a round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from real_library import (
+    MODULE,
+    Library,
+    write_automodule_docs,
+    write_autosummary_docs,
+    write_library,
+    write_pyproject,
+    write_refgen_docs,
+)
+from run import READING, touch_later
+
+WARNING = re.compile(r"WARNING: (.*?)(?: \[([\w.-]+)\])?$", re.MULTILINE)
+KINDS = ("refgen", "automodule", "autosummary")
+WRITERS = {
+    "refgen": write_refgen_docs,
+    "automodule": write_automodule_docs,
+    "autosummary": write_autosummary_docs,
+}
+GENERATED = {"refgen": "reference", "autosummary": "api"}
+"""The folder of pages each build writes into its own sources."""
+
+
+@dataclass(frozen=True)
+class Build:
+    seconds: float
+    cpu_seconds: float
+    """User and system time of the build's process: less sensitive to other load than wall time."""
+    load: float
+    """The machine's one-minute load average when the build ended."""
+    peak_mib: float
+    docnames: frozenset[str]
+    warnings: Counter[str]
+    returncode: int
+
+    @property
+    def reread(self) -> int:
+        return len(self.docnames)
+
+
+def sphinx(src: Path, out: Path, package_root: Path) -> Build:
+    """One HTML build in its own process, as bench/run.py runs them, keeping the warnings."""
+    env = dict(os.environ, PYTHONPATH=str(package_root), PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1")
+    command = [sys.executable, "-m", "sphinx", "-b", "html", str(src), str(out)]
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+        process = subprocess.Popen(command, env=env, stdout=stdout, stderr=stderr, text=True)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        returncode = os.waitstatus_to_exitcode(status)
+        stdout.seek(0)
+        stderr.seek(0)
+        output, errors = stdout.read(), stderr.read()
+    if returncode != 0:
+        print(errors[-2000:], file=sys.stderr)
+    warnings = Counter(_warning_type(message, kind) for message, kind in WARNING.findall(errors))
+    docnames = frozenset(READING.findall(output))
+    cpu = usage.ru_utime + usage.ru_stime
+    load = os.getloadavg()[0]
+    return Build(seconds, cpu, load, usage.ru_maxrss / 1024, docnames, warnings, returncode)
+
+
+def _warning_type(message: str, kind: str) -> str:
+    """The warning's type; refgen.docstring about a missing docstring counted apart."""
+    if kind == "refgen.docstring" and message.endswith("has no docstring"):
+        return "refgen.docstring (has no docstring)"
+    return kind or "(no type)"
+
+
+@dataclass(frozen=True)
+class Html:
+    total_bytes: int
+    pages: int
+    median_class_page: int
+    largest_page: tuple[str, int]
+    """The largest generated page, highlighted source (``_modules``) aside."""
+
+    @staticmethod
+    def of(out: Path, kind: str) -> Html:
+        pages = {
+            str(p.relative_to(out)): p.stat().st_size
+            for p in out.rglob("*.html")
+            if "_modules" not in p.parts
+        }
+        if kind == "refgen":
+            classes = [n for p, n in pages.items() if p.startswith(f"reference/{MODULE}/")]
+        elif kind == "autosummary":
+            classes = [n for p, n in pages.items() if p.startswith(f"api/{MODULE}.")]
+        else:
+            classes = [pages["index.html"]]
+        generated = {p: n for p, n in pages.items() if p not in ("genindex.html", "search.html")}
+        largest = max(generated.items(), key=lambda item: item[1])
+        return Html(
+            total_bytes=sum(pages.values()),
+            pages=len(pages),
+            median_class_page=int(statistics.median(classes)),
+            largest_page=largest,
+        )
+
+
+@dataclass
+class Project:
+    kind: str
+    root: Path
+    library: Library
+
+    @property
+    def docs(self) -> Path:
+        return self.root / "docs"
+
+    @property
+    def out(self) -> Path:
+        return self.root / "html"
+
+    def clean(self) -> Build:
+        shutil.rmtree(self.out, ignore_errors=True)
+        if self.kind in GENERATED:
+            shutil.rmtree(self.docs / GENERATED[self.kind], ignore_errors=True)
+        return self.build()
+
+    def build(self) -> Build:
+        return sphinx(self.docs, self.out, self.library.root)
+
+    def edit_one_class(self) -> None:
+        """Change one property body of the first class, as an author would (each call toggles)."""
+        path = self.library.root / "pkg" / "models.py"
+        text = path.read_text()
+        old, new = self.library.edit
+        if new in text:
+            old, new = new, old
+        path.write_text(text.replace(old, new, 1))
+        touch_later(path)
+
+
+@dataclass
+class Round:
+    builds: dict[str, dict[str, Build]] = field(default_factory=dict)
+    html: dict[str, Html] = field(default_factory=dict)
+
+
+def measure_round(projects: dict[str, Project], number: int) -> Round:
+    result = Round()
+    for kind, project in projects.items():
+        builds = {"clean": project.clean()}
+        result.html[kind] = Html.of(project.out, kind)
+        if kind != "autosummary":
+            if kind == "refgen":
+                builds["unchanged"] = project.build()
+            project.edit_one_class()
+            builds["incremental"] = project.build()
+        result.builds[kind] = builds
+        summary = ", ".join(f"{k} {v.seconds:.1f}s" for k, v in builds.items())
+        print(f"round {number + 1} {kind}: {summary}", flush=True)
+    return result
+
+
+def timed(command: list[str], cwd: Path, package_root: Path, repeat: int) -> float:
+    """Median wall time of ``command`` run ``repeat`` times in fresh processes."""
+    env = dict(os.environ, PYTHONPATH=str(package_root), NO_COLOR="1")
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def measure_show(library: Library, repeat: int) -> dict[str, float]:
+    """``refgen show`` of a class and of an entry, against importing the library."""
+    root = library.root
+    entry = re.search(r"^    (\w+) = ", (root / "pkg" / "registry.py").read_text(), re.M)
+    assert entry
+    refgen = [sys.executable, "-m", "refgen", "show"]
+    return {
+        "import pkg.models": timed([sys.executable, "-c", "import pkg.models"], root, root, repeat),
+        "import pkg.registry": timed(
+            [sys.executable, "-c", "import pkg.registry"], root, root, repeat
+        ),
+        "refgen show CLASS": timed([*refgen, library.classes[0]], root, root, repeat),
+        "refgen show ENTRY": timed([*refgen, entry.group(1)], root, root, repeat),
+    }
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:.1f} MiB"
+
+
+def _kib(size: int) -> str:
+    return f"{size / 2**10:.0f} KiB"
+
+
+def report(size: int, library: Library, rounds: list[Round], show: dict[str, float]) -> str:
+    lines = [
+        f"Library: {len(library.classes)} classes, {library.properties} properties, "
+        f"{library.entries} registry entries, {library.lines} lines in {MODULE}.",
+        "",
+        "#### Builds (each round)",
+        "",
+        "| project | build | seconds | CPU seconds | load at end | peak RSS (MiB) | "
+        "documents read | warnings |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for number, r in enumerate(rounds):
+        for kind, builds in r.builds.items():
+            for label, build in builds.items():
+                lines.append(
+                    f"| {kind} | {label} (round {number + 1}) | {build.seconds:.1f} | "
+                    f"{build.cpu_seconds:.1f} | {build.load:.1f} | {build.peak_mib:.0f} | "
+                    f"{build.reread} | {sum(build.warnings.values())} |"
+                )
+    last = rounds[-1]
+    lines += [
+        "",
+        "#### HTML (last round)",
+        "",
+        "| project | pages | total | median class page | largest page |",
+        "|---|---|---|---|---|",
+    ]
+    for kind, html in last.html.items():
+        name, largest = html.largest_page
+        lines.append(
+            f"| {kind} | {html.pages} | {_mib(html.total_bytes)} | "
+            f"{_kib(html.median_class_page)} | {name}, {_kib(largest)} |"
+        )
+    lines += ["", "#### Warnings by type (clean build, last round)", ""]
+    lines += ["| project | type | count |", "|---|---|---|"]
+    for kind, builds in last.builds.items():
+        for warning, count in sorted(builds["clean"].warnings.items(), key=lambda w: -w[1]):
+            lines.append(f"| {kind} | {warning} | {count} |")
+    lines += ["", "#### Command line (median of the runs, fresh interpreter each)", ""]
+    lines += ["| command | seconds |", "|---|---|"]
+    lines += [f"| `{command}` | {seconds:.2f} |" for command, seconds in show.items()]
+
+    def ratio(a: tuple[str, str], b: tuple[str, str], what: str = "seconds") -> list[float]:
+        return [
+            getattr(r.builds[a[0]][a[1]], what) / getattr(r.builds[b[0]][b[1]], what)
+            for r in rounds
+        ]
+
+    refgen_clean = [r.builds["refgen"]["clean"] for r in rounds]
+    rows = [
+        (
+            "refgen clean / automodule clean (time)",
+            ratio(("refgen", "clean"), ("automodule", "clean")),
+            "<= 2",
+        ),
+        (
+            "refgen clean / autosummary clean (time)",
+            ratio(("refgen", "clean"), ("autosummary", "clean")),
+            "<= 0.3",
+        ),
+        (
+            "refgen clean / automodule clean (CPU time)",
+            ratio(("refgen", "clean"), ("automodule", "clean"), "cpu_seconds"),
+            "reported",
+        ),
+        (
+            "refgen clean / autosummary clean (CPU time)",
+            ratio(("refgen", "clean"), ("autosummary", "clean"), "cpu_seconds"),
+            "reported",
+        ),
+        (
+            "refgen peak RSS / automodule peak RSS",
+            ratio(("refgen", "clean"), ("automodule", "clean"), "peak_mib"),
+            "<= 1",
+        ),
+        (
+            "refgen incremental (one class edited) / refgen clean",
+            ratio(("refgen", "incremental"), ("refgen", "clean")),
+            "<= 0.10",
+        ),
+        (
+            "refgen incremental / refgen clean (CPU time)",
+            ratio(("refgen", "incremental"), ("refgen", "clean"), "cpu_seconds"),
+            "reported",
+        ),
+        (
+            "refgen nothing changed / refgen clean",
+            ratio(("refgen", "unchanged"), ("refgen", "clean")),
+            "reported",
+        ),
+        (
+            "automodule incremental / automodule clean",
+            ratio(("automodule", "incremental"), ("automodule", "clean")),
+            "reported",
+        ),
+    ]
+    lines += [
+        "",
+        f"#### Targets of issue 14 (N = {size}; ratios within a round: median, then each round)",
+        "",
+        "| measure | value | each round | target | |",
+        "|---|---|---|---|---|",
+    ]
+    for name, values, target in rows:
+        median = statistics.median(values)
+        verdict = ""
+        if target != "reported":
+            bound = float(target.split()[1])
+            verdict = "met" if median <= bound else "NOT met"
+        each = ", ".join(f"{v:.2f}" for v in values)
+        lines.append(f"| {name} | {median:.2f} | {each} | {target} | {verdict} |")
+    html = last.html["refgen"]
+    median_kib = html.median_class_page / 2**10
+    largest_kib = html.largest_page[1] / 2**10
+    reread = [b.reread for b in (r.builds["refgen"]["incremental"] for r in rounds)]
+    documents = [b.reread for b in refgen_clean]
+    warnings = sum(last.builds["refgen"]["clean"].warnings.values())
+    missing = last.builds["refgen"]["clean"].warnings.get("refgen.docstring (has no docstring)", 0)
+    show_margin = show["refgen show CLASS"] - show["import pkg.models"]
+    entry_margin = show["refgen show ENTRY"] - show["import pkg.registry"]
+    extra = [
+        (
+            "refgen median class page",
+            f"{median_kib:.0f} KiB",
+            "<= 40 KiB",
+            median_kib <= 40,
+        ),
+        (
+            f"refgen largest generated page ({html.largest_page[0]})",
+            f"{largest_kib:.0f} KiB",
+            "<= 500 KiB",
+            largest_kib <= 500,
+        ),
+        (
+            "refgen documents re-read after editing one class",
+            f"{', '.join(map(str, reread))} of {', '.join(map(str, documents))}",
+            "that class's page + pages showing its values",
+            None,
+        ),
+        (
+            "refgen warnings (clean build)",
+            f"{warnings}, of which {missing} 'has no docstring'",
+            "a short summary",
+            None,
+        ),
+        (
+            "`refgen show CLASS` - `import pkg.models`",
+            f"{show_margin:+.2f} s",
+            "<= 0.5 s (with a disk cache)",
+            show_margin <= 0.5,
+        ),
+        (
+            "`refgen show ENTRY` - `import pkg.registry`",
+            f"{entry_margin:+.2f} s",
+            "<= 0.5 s (with a disk cache)",
+            entry_margin <= 0.5,
+        ),
+    ]
+    for name, value, target, met in extra:
+        verdict = "" if met is None else ("met" if met else "NOT met")
+        lines.append(f"| {name} | {value} | | {target} | {verdict} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=600, help="number of scenario classes")
+    parser.add_argument("--rounds", type=int, default=1, help="build every project this often")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each timed command")
+    parser.add_argument("--keep", type=Path, help="build here and keep the projects")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="refgen-real-") as tmp:
+        workdir = args.keep or Path(tmp)
+        projects = {}
+        for kind in KINDS:
+            root = workdir / kind
+            shutil.rmtree(root, ignore_errors=True)
+            library = write_library(root / "src", args.size)
+            WRITERS[kind](root / "docs")
+            projects[kind] = Project(kind, root, library)
+        library = projects["refgen"].library
+        write_pyproject(library.root)
+        print(
+            f"{len(library.classes)} classes, {library.properties} properties, "
+            f"{library.entries} entries, {library.lines} lines",
+            flush=True,
+        )
+        rounds = [measure_round(projects, number) for number in range(args.rounds)]
+        show = measure_show(library, args.repeat)
+        print(report(args.size, library, rounds, show))
+
+
+if __name__ == "__main__":
+    main()
