@@ -155,3 +155,51 @@ def test_a_description_keeps_its_lists_directives_and_literal_blocks(tmp_path: P
         "Fruit is not counted by weight."
     )
     assert "basket = Basket(3)" in [pre.get_text().strip() for pre in page.select("pre")]
+
+
+IMPORTS_INSIDE = '''
+    """Scenarios whose helpers are imported inside the property"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Ring:
+        """A ring of devices."""
+
+        devices: int = 4
+
+        @property
+        def traffic(self) -> float:
+            """Bytes each device sends, per byte of payload."""
+            from inside.helpers import ring_traffic
+
+            return ring_traffic(self.devices)
+'''
+INSIDE_HELPERS = '''
+    """Helpers"""
+
+
+    def ring_traffic(devices: int) -> float:
+        """Share of the payload each device sends in a ring all-reduce."""
+        return 2 * (devices - 1) / devices
+'''
+
+
+def test_a_helper_imported_inside_the_body_keeps_the_equation_and_its_link(
+    tmp_path: Path,
+) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "inside",
+        {"models": IMPORTS_INSIDE, "helpers": INSIDE_HELPERS},
+        documented=["models"],
+    )
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "inside.models" / "Ring.html")
+    equation = page.find(class_="refgen-equation")
+    assert equation is not None and equation.get_text() == "ring_traffic(self.devices)"
+    # The helper it calls is documented: its module gets a page with the helper on it.
+    helpers = read_html(result.outdir / "reference" / "helpers" / "inside.helpers.html")
+    assert helpers.find(id="inside.helpers.ring_traffic") is not None

@@ -56,8 +56,10 @@ def _calls_and_reads(node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _body_without_docstring(function: ast.FunctionDef) -> list[ast.stmt]:
-    body = function.body
-    return body[1:] if docstring_node(body) is not None else body
+    """The statements that compute: no docstring, and no imports (a helper imported
+    inside the body is still a single-return equation)."""
+    body = function.body[1:] if docstring_node(function.body) is not None else function.body
+    return [s for s in body if not isinstance(s, ast.Import | ast.ImportFrom)]
 
 
 _LEADING_SPACE = re.compile(r"\A(?:\s|\\\n)+")

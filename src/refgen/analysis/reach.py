@@ -175,7 +175,7 @@ class Reach:
         if key not in self._edges:
             unit = (source.path, key[1], source.segment(node))
             namespace = vars(sys.modules[module_name]) if module_name in sys.modules else {}
-            local = _local_imports(node, module_name)
+            local = local_imports(node, module_name)
             targets: list[Site] = []
             for dotted in sorted(set(_references(node))):
                 head, *rest = dotted.split(".")
@@ -248,7 +248,7 @@ def _is_package(module_name: str) -> bool:
     return hasattr(sys.modules.get(module_name), "__path__")
 
 
-def _local_imports(node: ast.AST, module_name: str) -> dict[str, Any]:
+def local_imports(node: ast.AST, module_name: str) -> dict[str, Any]:
     """Names bound by ``import`` statements inside a function or class body."""
     if isinstance(node, ast.Module):
         return {}

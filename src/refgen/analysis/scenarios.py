@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import re
@@ -33,6 +34,7 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
+from refgen.analysis.reach import local_imports
 from refgen.analysis.source import docstring_node
 
 
@@ -54,13 +56,19 @@ def _input_docs(reader: SourceReader, cls: type) -> tuple[InputDoc, ...]:
     )
 
 
-def _helper_paths(function: Any, calls: Iterable[str]) -> tuple[str, ...]:
+def _helper_paths(
+    function: Any, calls: Iterable[str], node: ast.AST | None = None
+) -> tuple[str, ...]:
     """Dotted paths of the called names that are module-level functions of the project.
 
-    Calls into the standard library or other packages (``statistics.fmean``)
-    and methods are not helpers: they get no page of their own.
+    Names are looked up as the function sees them: its module's globals, and the
+    imports inside its body (``node``). Calls into the standard library or other
+    packages (``statistics.fmean``) and methods are not helpers: they get no
+    page of their own.
     """
-    namespace = getattr(function, "__globals__", {})
+    namespace = dict(getattr(function, "__globals__", {}))
+    if node is not None:
+        namespace.update(local_imports(node, str(namespace.get("__name__", ""))))
     project = str(namespace.get("__name__", "")).partition(".")[0]
     paths = []
     for call in calls:
@@ -83,7 +91,9 @@ def _derived_doc(cls: type, prop: DeclaredProperty, problems: list[Problem]) -> 
     if prop.source is not None and owner.module is not None:
         extracted = extract_equation(owner.module, prop.source.node)
         equation = Equation(
-            extracted.expression, _helper_paths(prop.function, extracted.calls), extracted.reason
+            extracted.expression,
+            _helper_paths(prop.function, extracted.calls, prop.source.node),
+            extracted.reason,
         )
         reads = extracted.reads
         docstring = prop.source.docstring
