@@ -63,6 +63,18 @@ def corpus_project(root: Path, case: str) -> ScenarioProject:
     return project
 
 
+def run_module(project: ScenarioProject, cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``python -m *argv`` in ``cwd``, importing the project's package."""
+    return subprocess.run(
+        [sys.executable, "-m", *argv],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(project.src)},
+        check=False,
+    )
+
+
 def marked_line(project: ScenarioProject, case: str) -> tuple[Path, int]:
     for path in sorted((project.src / case).glob("*.py")):
         text = path.read_bytes().decode("utf-8", errors="replace")
@@ -200,14 +212,7 @@ def test_the_command_line_gives_one_line_and_never_a_traceback(
     options = ["--module", f"{case}.models"]
     if (project.src / case / "registry.py").exists():
         options += ["--registry", f"{case}.registry.Registry"]
-    completed = subprocess.run(
-        [sys.executable, "-m", "refgen", *options, *args],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(project.src)},
-        check=False,
-    )
+    completed = run_module(project, tmp_path, "refgen", *options, *args)
     assert completed.returncode == status, completed.stderr
     assert "Traceback" not in completed.stderr
     if status:
@@ -279,14 +284,7 @@ def test_a_misspelt_module_in_pyproject_is_one_line_naming_the_setting(tmp_path:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.refgen]\nmodules = ["property_sysexit.modells"]\n', encoding="utf-8"
     )
-    completed = subprocess.run(
-        [sys.executable, "-m", "refgen", "show", "Gauge"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(project.src)},
-        check=False,
-    )
+    completed = run_module(project, tmp_path, "refgen", "show", "Gauge")
     assert completed.returncode == 2
     [line] = completed.stderr.strip().splitlines()
     assert "pyproject.toml:2" in line
@@ -316,14 +314,7 @@ def test_pytest_reports_a_broken_module_as_one_failed_item_and_runs_the_rest(
     (tmp_path / "pytest.ini").write_text(
         "[pytest]\ntestpaths = src/mixed\nrefgen_modules =\n    mixed.broken\n    mixed.fine\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(project.src)},
-        check=False,
-    )
+    completed = run_module(project, tmp_path, "pytest", "-p", "no:cacheprovider", "-q", "-rf")
     out = completed.stdout
     assert completed.returncode == 1, out  # tests failed; not 2 (interrupted) or 4 (usage)
     assert "2 failed" in out, out  # the broken module, and the class that cannot be analysed
@@ -452,14 +443,7 @@ def test_pytest_fails_a_misspelt_module_and_runs_the_rest(tmp_path: Path, misspe
     (tmp_path / "pytest.ini").write_text(
         f"[pytest]\ntestpaths = src/mixed\nrefgen_modules =\n    mixed.fine\n    {misspelt}\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(project.src)},
-        check=False,
-    )
+    completed = run_module(project, tmp_path, "pytest", "-p", "no:cacheprovider", "-q", "-rf")
     out = completed.stdout
     assert completed.returncode == 1, out
     assert "2 failed" in out, out  # the misspelt module, and the class that cannot be analysed
@@ -470,13 +454,8 @@ def test_pytest_fails_a_misspelt_module_and_runs_the_rest(tmp_path: Path, misspe
 
 def test_a_misspelt_module_option_is_named_as_the_option(tmp_path: Path) -> None:
     project = corpus_project(tmp_path, "property_sysexit")
-    completed = subprocess.run(
-        [sys.executable, "-m", "refgen", "--module", "property_sysexit.modells", "show", "Gauge"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(project.src)},
-        check=False,
+    completed = run_module(
+        project, tmp_path, "refgen", "--module", "property_sysexit.modells", "show", "Gauge"
     )
     assert completed.returncode == 2
     [line] = completed.stderr.strip().splitlines()
