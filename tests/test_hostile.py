@@ -364,8 +364,9 @@ SECRET = "the secret that stays on this machine"
 def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs(
     tmp_path: Path,
 ) -> None:
-    """``:download:``, ``literalinclude``, ``include``, ``raw :file:``, ``csv-table :url:``
-    and ``image`` pointing outside the documentation folder: each one warning, shown as
+    """``:download:``, ``literalinclude``, ``include`` (a standard ``<file>`` too), ``raw
+    :file:``, ``csv-table :url:`` and ``image`` pointing outside the documentation folder,
+    and ``role``/``meta``, which act beyond the docstring: each one warning, shown as
     text; a download inside the folder is published as Sphinx would."""
     (tmp_path / "secret.txt").write_text(SECRET, encoding="utf-8")
     project = corpus_project(tmp_path, "docstring_files")
@@ -389,23 +390,24 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
             "shown as text [refgen.docstring]",
             "docstring names a file outside the documentation folder (/../secret.txt); "
             "shown as text [refgen.docstring]",
+            "docstring names a file outside docutils' standard files "
+            "(<../../../../../../../../../../../../../../../../etc/hostname>) in "
+            "`.. include::`; shown as text [refgen.docstring]",
+            "docstring would change every page read after it in `.. role::`; "
+            "shown as text [refgen.docstring]",
+            "docstring would change every page read after it in `.. meta::`; "
+            "shown as text [refgen.docstring]",
         ]
     )
     source = project.module_path("models")
-    refused = (
-        "Get :download:",
-        ".. literalinclude",
-        ".. include",
-        ".. raw",
-        ".. csv",
-        ".. im",
-    )
+    refused = ("Get :download:", ".. literalinclude", ".. include", ".. raw", ".. csv", ".. im")
+    refused += (".. role", ".. meta")
     lines = [
         number
         for number, text in enumerate(source.read_text().splitlines(), 1)
         if text.lstrip().startswith(refused)
     ]
-    assert len(lines) == len(refused)
+    assert len(lines) == len(refused) + 1  # two includes
     warned = sorted(int(w.partition(": WARNING")[0].rpartition(":")[2]) for w in result.warnings)
     assert warned == sorted([lines[0], *lines])  # both downloads are in the first paragraph
     assert all(w.startswith(f"{source}:") for w in result.warnings)
@@ -416,6 +418,7 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
     text = page.get_text()
     assert "the secret" in text and ".. raw:: html" in text and "a picture of the secret" in text
     assert page.find("img") is None
+    assert page.find("meta", attrs={"http-equiv": "refresh"}) is None
 
 
 def test_folders_named_like_refgen_or_the_package_in_the_current_directory(

@@ -162,8 +162,8 @@ def unlink_scripts(roots: list[nodes.Node]) -> list[nodes.Node]:
             continue
         for reference in list(root.findall(nodes.reference)):
             uri = "".join(reference.get("refuri", "").split()).lower()
-            if uri.startswith(_SCRIPT_SCHEMES):
-                reference.replace_self(nodes.Text(reference.astext()))
+            if uri.startswith(_SCRIPT_SCHEMES):  # what it shows stays (text, an image)
+                reference.replace_self(reference.children or [nodes.Text(reference.astext())])
         for target in list(root.findall(nodes.target)):
             uri = "".join(target.get("refuri", "").split()).lower()
             if uri.startswith(_SCRIPT_SCHEMES):

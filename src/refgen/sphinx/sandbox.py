@@ -6,8 +6,9 @@ two limits, since the code documented may not be the site author's:
 - a file a docstring names (``include``, ``literalinclude``, ``image``,
   ``figure``, ``:download:``) must be inside the documentation's source
   folder; Sphinx would otherwise read or copy any file the build can reach;
-- raw markup (the ``raw`` directive or a role made from it) and tables read
-  from a file or a URL (``csv-table :file:``/``:url:``) are not allowed.
+- raw markup (the ``raw`` directive or a role made from it), tables read
+  from a file or a URL (``csv-table :file:``/``:url:``), and what would act
+  beyond the docstring (``role``, ``default-role``, ``meta``) are not allowed.
 
 What is refused is shown as text, with one ``refgen.docstring`` warning at
 its line in the Python file.
@@ -23,6 +24,7 @@ from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
+from docutils.parsers.rst.directives.misc import Include
 from docutils.utils import get_source_line
 from sphinx import addnodes
 from sphinx.environment import BuildEnvironment
@@ -54,7 +56,10 @@ def _outside(directive: Any, *targets: str) -> str | None:
 def _include_refusal(directive: Any) -> str | None:
     target = directive.arguments[0]
     if target.startswith("<") and target.endswith(">"):  # docutils' own standard files
-        return None
+        standard = Path(Include.standard_include_path).resolve()
+        if (standard / target[1:-1]).resolve().is_relative_to(standard):
+            return None
+        return f"names a file outside docutils' standard files ({target})"
     return _outside(directive, target)
 
 
@@ -64,6 +69,10 @@ def _literalinclude_refusal(directive: Any) -> str | None:
 
 def _raw_refusal(directive: Any) -> str | None:
     return "passes raw markup through"
+
+
+def _site_wide_refusal(directive: Any) -> str | None:
+    return "would change every page read after it"
 
 
 def _csv_table_refusal(directive: Any) -> str | None:
@@ -77,6 +86,11 @@ GUARDS: dict[str, Refusal] = {
     "literalinclude": _literalinclude_refusal,
     "raw": _raw_refusal,
     "csv-table": _csv_table_refusal,
+    # A role defined in a docstring (from raw, say) would stay defined for the author's
+    # own pages; meta tags (a refresh) act on the whole page, not on the docstring.
+    "role": _site_wide_refusal,
+    "default-role": _site_wide_refusal,
+    "meta": _site_wide_refusal,
 }
 
 

@@ -22,6 +22,15 @@ class Gauge:
 
     .. image:: /../secret.txt
        :alt: a picture of the secret
+
+    .. include:: <../../../../../../../../../../../../../../../../etc/hostname>
+       :literal:
+
+    .. role:: sup(raw)
+       :format: html
+
+    .. meta::
+       :http-equiv=refresh: 0; url=https://example.org/
     """
 
     size: float = 2.0
