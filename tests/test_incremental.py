@@ -213,7 +213,7 @@ CHAIN_MODELS = '''
 
     from dataclasses import dataclass
 
-    from chain import helpers
+    from chain import constants, helpers
     from chain.units import ureg
 
 
@@ -227,7 +227,7 @@ CHAIN_MODELS = '''
         @property
         def result(self) -> float:
             """Computed two calls away."""
-            return helpers.outer(self.x)
+            return helpers.outer(self.x) * constants.SCALE
 
 
     @dataclass(frozen=True, kw_only=True)
@@ -279,6 +279,16 @@ CHAIN_DEEP = '''
         return x * 2
 
 
+    def untraced(function):
+        """A decorator without functools.wraps."""
+
+        def wrapper(x):
+            return function(x)
+
+        return wrapper
+
+
+    @untraced
     def scale(x: float) -> float:
         """Ten times x."""
         return x * 10
@@ -287,6 +297,7 @@ CHAIN_CONSTANTS = '''
     """Constants the registry reads."""
 
     RATE = 3.0
+    SCALE = 1
 '''
 CHAIN_UNITS = '''
     """The project's own units."""
@@ -351,10 +362,11 @@ def reference_texts(outdir: Path) -> dict[str, str]:
     }
 
 
-def assert_same_as_clean(project: ScenarioProject, result: BuildResult) -> None:
+def assert_same_as_clean(project: ScenarioProject, result: BuildResult, *options: str) -> None:
+    """``result``, an incremental build with ``options``, gives what a clean one gives."""
     outdir = project.root / "_build" / "clean"
     shutil.rmtree(outdir, ignore_errors=True)  # clean: nothing left from an earlier build
-    clean = project.build("html", "-E", outdir=outdir)
+    clean = project.build("html", "-E", *options, outdir=outdir)
     assert reference_texts(result.outdir) == reference_texts(clean.outdir)
     assert sorted(result.warnings) == sorted(
         w.replace(str(clean.outdir), str(result.outdir)) for w in clean.warnings
@@ -368,13 +380,15 @@ def assert_same_as_clean(project: ScenarioProject, result: BuildResult) -> None:
         ("deep", "return x * 2", "return x * 5", "Direct", "result", "16"),
         ("deep", "return x * 10", "return x * 7", "Private", "result", "7"),
         ("constants", "RATE = 3.0", "RATE = 4.0", "Direct", "result", "9"),
+        ("constants", "SCALE = 1", "SCALE = 2", "Direct", "result", "14"),
     ],
 )
 def test_an_edit_anywhere_the_figures_reach_updates_them(
     chain: ScenarioProject, module: str, old: str, new: str, page: str, name: str, value: str
 ) -> None:
-    """A helper two calls away in another module, one reached from a private method and
-    a constant the registry's module imports; the pages that do not show it stay unread."""
+    """A helper two calls away in another module, one reached from a private method
+    through a decorator without functools.wraps, a constant the registry's module
+    imports and one read as ``module.NAME``; the pages that do not show it stay unread."""
     touch_edit(chain.module_path(module), old, new)
     result = chain.build("html", "-W")
     assert result.returncode == 0, result.stderr
@@ -531,9 +545,91 @@ def test_any_edit_sequence_builds_what_a_clean_build_builds(
     added: list[str] = []
     for edit in edits:
         apply_edit(project, edit, added)
-        result = project.build("html", "--keep-going")
+        result = project.build("html", "-W", "--keep-going")
         after = reference_texts(result.outdir)
-        assert_same_as_clean(project, result)
+        assert_same_as_clean(project, result, "-W", "--keep-going")
         changed = {page for page, body in after.items() if before.get(page) != body}
         assert reread(result) == {page.removesuffix(".html") for page in changed}, edit
         before = after
+
+
+def test_highlighted_source_follows_an_edit_no_page_shows(chain: ScenarioProject) -> None:
+    models = chain.module_path("models")
+    models.write_text(models.read_text() + "\n# A note for readers of the source.\n")
+    result = chain.build("html", "-W")
+    assert reread(result) == set()
+    highlighted = result.outdir / "_modules" / "chain" / "models.html"
+    assert "A note for readers of the source." in text(read_html(highlighted))
+
+
+EXAMPLES_ONLY = '''
+    """Boxes"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Box:
+        """A box.
+
+        Examples
+        --------
+        >>> from boxes.helpers import double
+        >>> double(2)
+        4
+        """
+
+        size: float = 1.0
+        """Edge."""
+'''
+EXAMPLES_HELPERS = '''
+    """Helpers"""
+
+
+    def double(x: float) -> float:
+        """Twice x."""
+        return x * 2
+'''
+MODULE_REGISTRY = '''
+    """Named boxes, at module level."""
+
+    from boxes.models import Box
+
+    Small = Box(size=2.0)
+'''
+
+
+def test_examples_run_again_when_what_they_call_changes(tmp_path: Path) -> None:
+    """The example calls a helper the class does not: the page is the same, the
+    example is not, and an incremental -W build fails as a clean one does."""
+    project = write_scenario_project(
+        tmp_path,
+        "boxes",
+        {"models": EXAMPLES_ONLY, "helpers": EXAMPLES_HELPERS, "named": MODULE_REGISTRY},
+        registry="named",
+        documented=["models"],
+    )
+    assert project.build("html", "-W").returncode == 0
+    touch_edit(project.module_path("helpers"), "return x * 2", "return x * 3")
+    failed = project.build("html", "-W", "--keep-going")
+    assert failed.returncode == 1
+    assert any("example of boxes.models.Box failed" in w for w in failed.warnings)
+    assert_same_as_clean(project, failed, "-W", "--keep-going")
+    touch_edit(project.module_path("helpers"), "return x * 3", "return x * 2")
+    fixed = project.build("html", "-W", "--keep-going")
+    assert fixed.returncode == 0, fixed.stderr
+
+
+def test_a_module_registry_entry_edit_updates_its_class(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "boxes",
+        {"models": EXAMPLES_ONLY, "helpers": EXAMPLES_HELPERS, "named": MODULE_REGISTRY},
+        registry="named",
+        documented=["models"],
+    )
+    assert project.build("html", "-W").returncode == 0
+    touch_edit(project.module_path("named"), "Box(size=2.0)", "Box(size=5.0)")
+    result = project.build("html", "-W")
+    assert "reference/boxes.models/Box" in reread(result)
+    assert_same_as_clean(project, result)

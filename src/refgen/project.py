@@ -15,6 +15,7 @@ a class that cannot be analysed and a registry that cannot be read become
 from __future__ import annotations
 
 import dataclasses
+import doctest
 import sys
 import traceback
 import uuid
@@ -381,7 +382,14 @@ class Project:
         match page.kind:
             case "scenario":
                 cls = self.resolve(page.argument)
-                return reach.of_class(cls) | self._entry_units(cls, reach)
+                units = set(reach.of_class(cls) | self._entry_units(cls, reach))
+                examples = self.scenario(cls).docstring.examples
+                if examples is not None:  # what they run decides whether they pass
+                    code = "\n".join(
+                        e.source for e in doctest.DocTestParser().get_examples(examples.text)
+                    )
+                    units |= reach.of_code(code, cls.__module__, f"<examples of {page.argument}>")
+                return frozenset(units)
             case "category":
                 module_file = discovery.module_file(page.argument) or ""
                 # Its classes' summaries and headline figures: their fingerprints (planned first).
@@ -405,7 +413,9 @@ class Project:
         registry = self.registry
         if registry is None:
             return frozenset((path, 0, _text(path)) for path in self.registry_files())
-        units: set[Unit] = set()
+        # Entries made by module-level code (a module or dict registry, a loop that adds
+        # entries) are in the registry module's statements.
+        units: set[Unit] = set(reach.of_module_statements(self._registry_module()))
         module_name = self.settings.registry.rpartition(".")[0] if self.settings.registry else ""
         for entry in registry.entries_of(discovery.dotted_path(cls)):
             if entry.location is None:
@@ -416,6 +426,15 @@ class Project:
                 units |= reach.of_statement(where.path, where.line, module)
                 units.add((where.path, where.line, entry.name))
         return frozenset(units)
+
+    def _registry_module(self) -> str:
+        """The module that holds the registry (which may be the registry itself)."""
+        found, _error = call_user_code(self.resolve, self.settings.registry or "")
+        if isinstance(found, ModuleType):
+            return found.__name__
+        return (
+            getattr(found, "__module__", None) or (self.settings.registry or "").rpartition(".")[0]
+        )
 
     def _check_registry_classes(self) -> None:
         assert self.registry is not None

@@ -76,6 +76,32 @@ class Reach:
                 return self._collect([(source, node, module_name)])
         return frozenset()
 
+    def of_module_statements(self, module_name: str) -> frozenset[Unit]:
+        """A module's top-level statements other than definitions and imports (a registry
+        module's entries, the loops that add entries), and what they reach."""
+        source = self._module_source(module_name)
+        if source is None:
+            return frozenset()
+        skipped = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+        statements = [s for s in source.tree.body if not isinstance(s, skipped)]
+        return self._collect((source, statement, module_name) for statement in statements)
+
+    def of_code(self, text: str, module_name: str, label: str) -> frozenset[Unit]:
+        """Code that is not a module's (an Examples section), run in ``module_name``'s
+        namespace; ``label`` names it in place of a file."""
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return frozenset({(label, 0, text)})
+        if not tree.body:
+            return frozenset()
+        # One node for the whole text, so that its imports bind for every later line.
+        whole = ast.If(test=ast.Constant(True), body=tree.body, orelse=[])
+        last = tree.body[-1]
+        whole.lineno, whole.col_offset = 1, 0
+        whole.end_lineno, whole.end_col_offset = last.end_lineno, last.end_col_offset
+        return self._collect([(ModuleSource(label, text, tree), whole, module_name)])
+
     def _collect(self, sites: Iterable[Site]) -> frozenset[Unit]:
         units: set[Unit] = set()
         visited: set[tuple[str, int]] = set()
@@ -127,13 +153,25 @@ class Reach:
         if source is None:
             return []
         first = code.co_firstlineno
+        sites: list[Site] = []
         for node in ast.walk(source.tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) and (
                 node.lineno == first
                 or any(d.lineno == first for d in getattr(node, "decorator_list", ()))
             ):
-                return [(source, node, getattr(function, "__module__", "") or "")]
-        return []
+                sites.append((source, node, getattr(function, "__module__", "") or ""))
+                break
+        # A decorator without functools.wraps: the decorated function is in a closure cell.
+        for cell in getattr(function, "__closure__", None) or ():
+            try:
+                held = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if isinstance(held, type):
+                sites += self._class_sites(held)
+            elif callable(held) and hasattr(inspect.unwrap(held), "__code__"):
+                sites += self._function_sites(held)
+        return sites
 
     def _target_sites(
         self, target: Any, name: str, source: ModuleSource, module_name: str
@@ -185,7 +223,13 @@ class Reach:
                     target = namespace[head]
                 else:
                     continue
-                targets += self._target_sites(_attributes(target, rest), head, source, module_name)
+                found, owner, taken = _attributes(target, rest)
+                if owner is not None and taken:  # ``module.NAME``: look in that module
+                    owned = self._module_source(owner.__name__)
+                    if owned is not None:
+                        targets += self._target_sites(found, taken, owned, owner.__name__)
+                    continue
+                targets += self._target_sites(found, head, source, module_name)
             self._edges[key] = (unit, tuple(targets))
         return self._edges[key]
 
@@ -209,8 +253,12 @@ def _references(node: ast.AST) -> Iterator[str]:
                 yield ".".join([value.id, *reversed(parts)])
 
 
-def _attributes(target: Any, names: list[str]) -> Any:
-    """``target.a.b``, going through modules and classes only (never running a property)."""
+def _attributes(target: Any, names: list[str]) -> tuple[Any, ModuleType | None, str]:
+    """``target.a.b``, going through modules and classes only (never running a property),
+    with the last module gone through and the name taken from it (for a constant
+    read as ``module.NAME``: its statements are in that module)."""
+    owner: ModuleType | None = None
+    taken = ""
     for name in names:
         if not isinstance(target, ModuleType | type):
             break
@@ -222,8 +270,10 @@ def _attributes(target: Any, names: list[str]) -> Any:
                 found = None
         if found is None:
             break
+        if isinstance(target, ModuleType):
+            owner, taken = target, name
         target = found
-    return target
+    return target, owner, taken
 
 
 def _imported_module(statement: ast.ImportFrom, module_name: str) -> str | None:

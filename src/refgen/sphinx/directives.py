@@ -23,8 +23,8 @@ from refgen.render.pages import (
 )
 from refgen.render.reference_tables import settings_reference, warnings_reference
 from refgen.sphinx.examples import queue_examples
-from refgen.sphinx.incremental import note_page
 from refgen.sphinx.nodes import NodeBuilder
+from refgen.sphinx.records import note_page
 from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import project_of
 

@@ -16,7 +16,7 @@ from sphinx.util.display import status_iterator
 
 from refgen.analysis.model import ExampleBlock, WarningKind
 from refgen.evaluate.examples import run_examples
-from refgen.sphinx.incremental import warnings_of
+from refgen.sphinx.records import warnings_of
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
 
@@ -32,8 +32,9 @@ def _pending(env: Any) -> dict[str, list[tuple[str, ExampleBlock]]]:
     return pending
 
 
-def queue_examples(env: Any, subject: str, block: ExampleBlock) -> None:
-    _pending(env).setdefault(env.docname, []).append((subject, block))
+def queue_examples(env: Any, subject: str, block: ExampleBlock, docname: str = "") -> None:
+    """Run ``block`` after reading, as the examples of ``docname`` (the page being read)."""
+    _pending(env).setdefault(docname or env.docname, []).append((subject, block))
 
 
 def purge_examples(app: Sphinx, env: Any, docname: str) -> None:

@@ -25,7 +25,7 @@ from refgen.analysis.model import WarningKind
 from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
-from refgen.sphinx import directives, examples, incremental, nodes, roles
+from refgen.sphinx import directives, examples, incremental, nodes, records, roles
 from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import set_project
 from refgen.sphinx.stubs import write_stubs
@@ -49,13 +49,13 @@ def generate_pages(app: Sphinx) -> None:
     if project.settings.checks:
         report_checks(project)
     project.registry_files()  # found once here: for a broken registry, that means importing it
-    incremental.plan(app.env, pages, project.fingerprints(pages))
+    records.plan(app.env, pages, project.fingerprints(pages))
     project.cache.release_syntax_trees()
     # Stubs of the last build's reference folder go too, when the setting changed.
-    previous = getattr(app.env, incremental.ROOT, project.settings.root)
+    previous = getattr(app.env, records.ROOT, project.settings.root)
     roots = sorted({previous, project.settings.root})
     written = write_stubs(pages, Path(app.srcdir), roots)
-    setattr(app.env, incremental.ROOT, project.settings.root)
+    setattr(app.env, records.ROOT, project.settings.root)
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
         len(project.classes),
@@ -143,7 +143,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", incremental.outdated_pages)
     app.connect("env-purge-doc", incremental.purge)
     app.connect("env-merge-info", incremental.merge)
-    app.connect("source-read", incremental.start_capture)
-    app.connect("doctree-read", incremental.stop_capture)
+    app.connect("source-read", records.start_capture)
+    app.connect("doctree-read", records.stop_capture)
     app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

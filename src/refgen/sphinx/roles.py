@@ -14,8 +14,9 @@ from sphinx.util.nodes import make_refnode
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import WarningKind
-from refgen.sphinx.incremental import note_quote, quote_shown
+from refgen.sphinx.incremental import quote_shown
 from refgen.sphinx.nodes import pending_source_link
+from refgen.sphinx.records import note_quote
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
 

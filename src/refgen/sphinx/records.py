@@ -1,0 +1,139 @@
+"""Page records: what the last build read for each generated page, kept in the environment.
+
+:mod:`refgen.sphinx.incremental` decides from them what to read again; the
+directives, the ``scenario`` role and the examples fill them in.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging as sphinx_logging
+
+from refgen.project import PlannedPage
+from refgen.render.compose import ComposedPage, page_digest
+
+logger = sphinx_logging.getLogger("refgen")
+
+StoredWarning = tuple[str, str | None, str | None, Any]
+"""A warning as given: message, type, subtype and location (a string or a pair)."""
+
+
+@dataclass
+class PageRecord:
+    """What the last build read for one page."""
+
+    fingerprint: str | None = None
+    digest: str | None = None
+    quotes: dict[str, str] = field(default_factory=dict)
+    """``scenario`` role text -> what it showed, for pages that quote values."""
+    warnings: list[StoredWarning] = field(default_factory=list)
+    """Warnings given while the page was read."""
+    example_warnings: list[StoredWarning] = field(default_factory=list)
+    """Warnings of its examples, which run after reading (and again without a re-read)."""
+
+
+RECORDS = "refgen_pages"
+PLANNED = "refgen_planned"
+ROOT = "refgen_root"
+
+
+def records(env: Any) -> dict[str, PageRecord]:
+    if not hasattr(env, RECORDS):
+        setattr(env, RECORDS, {})
+    found: dict[str, PageRecord] = getattr(env, RECORDS)
+    return found
+
+
+def record_of(env: Any, docname: str | None = None) -> PageRecord:
+    return records(env).setdefault(docname or env.docname, PageRecord())
+
+
+def planned_pages(env: Any) -> dict[str, tuple[PlannedPage, str]]:
+    """Generated pages of this build: docname -> (page, fingerprint)."""
+    found: dict[str, tuple[PlannedPage, str]] = getattr(env, PLANNED, {})
+    return found
+
+
+def plan(env: Any, pages: list[PlannedPage], fingerprints: dict[str, str]) -> None:
+    setattr(env, PLANNED, {p.docname: (p, fingerprints.get(p.docname, "")) for p in pages})
+
+
+def note_page(env: Any, composed: ComposedPage) -> None:
+    """The page just read: its digest and the fingerprint it was read at."""
+    record = record_of(env)
+    record.digest = page_digest(composed)
+    planned = planned_pages(env).get(env.docname)
+    record.fingerprint = planned[1] if planned else None
+
+
+def note_quote(env: Any, text: str, shown: str) -> None:
+    record_of(env).quotes[text] = shown
+
+
+# ---------------------------------------------------------------------- warnings
+
+
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+_capturing: list[_Capture] = []
+
+
+def start_capture(app: Sphinx, docname: str, source: list[str]) -> None:
+    """``source-read``: keep the warnings of the page about to be read."""
+    handler = _Capture()
+    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
+    _capturing.append(handler)
+
+
+def stop_capture(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: the page is read; its warnings are stored if it is refgen's."""
+    while _capturing:
+        handler = _capturing.pop()
+        logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(handler)
+        docname = app.env.docname
+        if docname in records(app.env):
+            record_of(app.env, docname).warnings += [_stored(r) for r in handler.records]
+
+
+@contextmanager
+def warnings_of(env: Any, docname: str) -> Iterator[None]:
+    """Warnings given inside the block (e.g. by its examples) belong to ``docname``."""
+    handler = _Capture()
+    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
+    try:
+        yield
+    finally:
+        logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(handler)
+        if docname in records(env):
+            record_of(env, docname).example_warnings += [_stored(r) for r in handler.records]
+
+
+def _stored(record: logging.LogRecord) -> StoredWarning:
+    location = getattr(record, "location", None)
+    if isinstance(location, nodes.Node):
+        location = sphinx_logging.get_node_location(location)
+    return (
+        record.getMessage(),
+        getattr(record, "type", None),
+        getattr(record, "subtype", None),
+        location,
+    )
+
+
+def replay(warnings: list[StoredWarning]) -> None:
+    for message, kind, subtype, location in warnings:
+        logger.warning(message, type=kind, subtype=subtype, location=location)
