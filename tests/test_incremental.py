@@ -633,3 +633,78 @@ def test_a_module_registry_entry_edit_updates_its_class(tmp_path: Path) -> None:
     result = project.build("html", "-W")
     assert "reference/boxes.models/Box" in reread(result)
     assert_same_as_clean(project, result)
+
+
+SIBLING_MODELS = '''
+    """Sibling scenarios"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Scaled:
+        """Uses a helper from a module next to the package."""
+
+        x: float = 1.0
+        """Input."""
+
+        @property
+        def scaled(self) -> float:
+            """x times the shared factor."""
+            from shared_util import factor
+
+            return self.x * factor()
+'''
+SIBLING_REGISTRY = '''
+    """Named."""
+
+    from sib.models import Scaled
+
+
+    class Named:
+        """Named scenarios."""
+
+        One = Scaled(x=2.0)
+'''
+
+
+def test_a_helper_in_a_module_beside_the_package_is_followed(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "sib",
+        {"models": SIBLING_MODELS, "registry": SIBLING_REGISTRY},
+        registry="registry.Named",
+        documented=["models"],
+    )
+    shared = project.src / "shared_util.py"
+    shared.write_text("def factor() -> float:\n    return 3.0\n")
+    first = project.build("html", "-W")
+    assert first.returncode == 0, first.stderr
+    touch_edit(shared, "return 3.0", "return 5.0")
+    result = project.build("html", "-W")
+    page = read_html(result.outdir / "reference" / "sib.models" / "Scaled.html")
+    table = section(page, "Registry values").find("table")
+    assert "10" in text(table)
+    assert_same_as_clean(project, result)
+
+
+def test_a_missing_link_target_fails_an_unchanged_strict_build_too(tmp_path: Path) -> None:
+    """A ``nitpicky`` warning is given while links are resolved for writing: an
+    unchanged page is not written again, and its warning is shown all the same."""
+    models = EXAMPLES_ONLY.replace('"""A box.', '"""A box, see :py:func:`boxes.nowhere`.')
+    project = write_scenario_project(
+        tmp_path,
+        "boxes",
+        {"models": models, "helpers": EXAMPLES_HELPERS, "named": MODULE_REGISTRY},
+        registry="named",
+        documented=["models"],
+        conf_extra="nitpicky = True\n",
+    )
+    first = project.build("html", "-W", "--keep-going")
+    assert first.returncode == 1
+    missing = sorted(w for w in first.warnings if "boxes.nowhere" in w)
+    assert missing
+    again = project.build("html", "-W", "--keep-going")
+    assert reread(again) == set()
+    assert again.returncode == 1
+    assert sorted(w for w in again.warnings if "boxes.nowhere" in w) == missing

@@ -348,7 +348,7 @@ class Project:
         taken gets one that matches nothing, so it is always looked at again.
         """
         roots = self.package_roots()
-        reach = Reach(self.cache.module_source, roots)
+        reach = Reach(self.cache.module_source, source_folders(roots))
         common = (
             __version__,
             pint.__version__,
@@ -469,3 +469,13 @@ def _module_of(path: str, fallback: str) -> str:
         if file and discovery.resolved_path(file) == path:
             return name
     return fallback
+
+
+_INSTALLED = {"site-packages", "dist-packages"}
+
+
+def source_folders(roots: Iterable[Path]) -> list[Path]:
+    """Where the project's own code can be: the folders that hold its packages (``src/``,
+    a checkout's root), so that a helper in a sibling package or module counts; for a
+    package installed among others (site-packages), only the package itself."""
+    return sorted({root if root.parent.name in _INSTALLED else root.parent for root in roots})

@@ -145,5 +145,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-merge-info", incremental.merge)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
+    app.connect("write-started", records.start_write_capture)
+    app.connect("doctree-resolved", records.note_write_warnings)
+    app.connect("build-finished", records.stop_write_capture)
     app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -29,7 +29,7 @@ from sphinx.pycode import ModuleAnalyzer
 from refgen.analysis.guard import call_user_code
 from refgen.render.compose import compose, page_digest
 from refgen.sphinx.examples import queue_examples
-from refgen.sphinx.records import planned_pages, records, replay
+from refgen.sphinx.records import planned_pages, records, replay, write_warnings
 from refgen.sphinx.state import project_of
 
 # ---------------------------------------------------------------------- events
@@ -59,13 +59,14 @@ def outdated_pages(
             record.example_warnings = []
             for subject, block in composed.examples:
                 queue_examples(env, subject, block, docname)
+    written = write_warnings(app)
     for docname, record in known.items():
         if docname in added or docname in changed or docname in removed or docname in outdated:
             continue
         if record.quotes and _quotes_changed(project, record.quotes):
             outdated.append(docname)
             continue
-        replay(record.warnings + record.example_warnings)
+        replay(record.warnings + record.example_warnings + written.get(docname, []))
     refresh_highlighted_source(env)
     _delete_outputs(app, {d for d in removed if d in known})
     return outdated

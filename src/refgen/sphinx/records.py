@@ -7,9 +7,11 @@ directives, the ``scenario`` role and the examples fill them in.
 from __future__ import annotations
 
 import logging
+import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -107,6 +109,52 @@ def stop_capture(app: Sphinx, doctree: nodes.document) -> None:
         docname = app.env.docname
         if docname in records(app.env):
             record_of(app.env, docname).warnings += [_stored(r) for r in handler.records]
+
+
+WRITE_WARNINGS = "refgen-write-warnings.pickle"
+"""In the doctree folder: the environment is saved before writing, so warnings given
+while pages are written are kept beside it."""
+
+_writing: list[_Capture] = []
+_written: dict[str, list[StoredWarning]] = {}
+
+
+def start_write_capture(app: Sphinx, builder: Any) -> None:
+    """``write-started``: warnings from here to each ``doctree-resolved`` are that page's."""
+    handler = _Capture()
+    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
+    _writing.append(handler)
+
+
+def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved``: the warnings resolving ``docname``'s links gave (``nitpicky``)."""
+    for handler in _writing:
+        if docname in records(app.env):
+            _written[docname] = [_stored(r) for r in handler.records]
+        handler.records.clear()
+
+
+def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: keep the write warnings of every generated page for the next build."""
+    while _writing:
+        logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(_writing.pop())
+    kept = {**write_warnings(app), **_written}
+    _written.clear()
+    path = Path(app.doctreedir) / WRITE_WARNINGS
+    if path.parent.is_dir():
+        known = records(app.env)
+        path.write_bytes(pickle.dumps({d: w for d, w in kept.items() if d in known}))
+
+
+def write_warnings(app: Sphinx) -> dict[str, list[StoredWarning]]:
+    """What the last build's writing of each generated page warned about."""
+    try:
+        found: dict[str, list[StoredWarning]] = pickle.loads(
+            (Path(app.doctreedir) / WRITE_WARNINGS).read_bytes()
+        )
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        return {}
+    return found
 
 
 @contextmanager
