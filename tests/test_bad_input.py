@@ -230,3 +230,70 @@ def test_import_error_inside_the_registry_is_reported_as_itself(tmp_path: Path) 
     path = project.module_path("registry")
     warning = only(result.warnings, f"{path}:{line_of(path, 'broken.nonexistent')}: WARNING:")
     assert "ModuleNotFoundError: No module named 'broken.nonexistent'" in warning
+
+
+def test_entries_of_undocumented_classes_are_one_warning_and_listed(tmp_path: Path) -> None:
+    registry = STRAY_REGISTRY.replace(
+        "Lost = Stray(x=1)", "Lost = Stray(x=1)\n        Gone = Stray(x=2)"
+    )
+    project = write_scenario_project(
+        tmp_path,
+        "broken",
+        {"good": GOOD, "other": OTHER, "registry": registry},
+        registry="registry.Named",
+        documented=["good"],
+    )
+    result = project.build("html", "--keep-going")
+    [warning] = [w for w in result.warnings if "[refgen.registry]" in w]
+    path = project.module_path("registry")
+    assert warning.startswith(f"{path}:{line_of(path, 'class Named')}: WARNING:")
+    assert "2 registry entries are instances of classes no module in refgen_modules" in warning
+    assert "Lost (broken.other.Stray), Gone (broken.other.Stray)" in warning
+    page = (result.outdir / "reference" / "registry.html").read_text(encoding="utf-8")
+    assert "Lost" in page and "Gone" in page
+
+
+UNDOCUMENTED = """
+    \"\"\"Quiet scenarios\"\"\"
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Terse:
+        \"\"\"Properties without docstrings.\"\"\"
+
+        x: float = 1.0
+        \"\"\"Input.\"\"\"
+
+        @property
+        def double(self) -> float:
+            return 2 * self.x
+
+        @property
+        def triple(self) -> float:
+            return 3 * self.x
+
+        @property
+        def half(self) -> float:
+            return self.x / 2
+"""
+
+
+@pytest.mark.parametrize(("each", "count"), [(False, 1), (True, 3)])
+def test_attributes_without_docstrings_are_one_warning_per_class(
+    tmp_path: Path, each: bool, count: int
+) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "quiet",
+        {"models": UNDOCUMENTED},
+        conf_extra=f"refgen_each_missing_docstring = {each}\n",
+    )
+    result = project.build("html", "--keep-going")
+    found = [w for w in result.warnings if "[refgen.docstring]" in w]
+    assert len(found) == count, found
+    if not each:
+        path = project.module_path("models")
+        assert found[0].startswith(f"{path}:{line_of(path, 'class Terse')}: WARNING:")
+        assert "3 derived attributes have no docstring: double, triple, half" in found[0]

@@ -83,6 +83,12 @@ class Settings:
         "a build or a command. At most a day (86400).",
         most=86_400,
     )
+    each_missing_docstring: bool = _setting(
+        False,
+        "true or false",
+        "Warn about each derived attribute without a docstring at its own line. By "
+        "default a class with several gets one refgen.docstring warning that names them.",
+    )
     checks: bool = _setting(
         False,
         "true or false",

@@ -441,17 +441,29 @@ class Project:
         # Every class found, analysed or not: a class that failed to analyse has a
         # warning of its own, and its entries must not be blamed on the registry.
         documented = {discovery.dotted_path(cls) for cls in self.classes}
-        for entry in self.registry.entries:
-            if entry.scenario in documented:
-                continue
-            problem = Problem(
-                WarningKind.REGISTRY,
-                f"registry entry {entry.name!r} is a {entry.scenario}, which no module "
-                "in refgen_modules defines",
-                entry.location,
-                f"{self.registry.qualname}.{entry.name}",
+        strays = [entry for entry in self.registry.entries if entry.scenario not in documented]
+        if len(strays) == 1:
+            [entry] = strays
+            self._note(
+                Problem(
+                    WarningKind.REGISTRY,
+                    f"registry entry {entry.name!r} is a {entry.scenario}, which no module "
+                    "in refgen_modules defines",
+                    entry.location,
+                    f"{self.registry.qualname}.{entry.name}",
+                )
             )
-            self._note(problem)
+        elif strays:  # one warning, not one per entry: the registry page lists them all
+            named = ", ".join(f"{entry.name} ({entry.scenario})" for entry in strays)
+            self._note(
+                Problem(
+                    WarningKind.REGISTRY,
+                    f"{len(strays)} registry entries are instances of classes no module in "
+                    f"refgen_modules defines: {named}",
+                    self.registry.location,
+                    self.registry.qualname,
+                )
+            )
 
 
 def _text(path: str) -> str:

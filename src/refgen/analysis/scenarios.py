@@ -82,6 +82,30 @@ def _helper_paths(
     return tuple(paths)
 
 
+NO_DOCSTRING = "has no docstring"
+"""How the problem of a derived attribute without a docstring ends."""
+
+
+def without_docstrings_in_one(scenario: ScenarioDoc) -> tuple[Problem, ...]:
+    """The class's problems, with two or more derived attributes without a docstring
+    reported as one problem at the class that names them all."""
+    missing = [
+        p
+        for p in scenario.problems
+        if p.kind is WarningKind.DOCSTRING and p.message.endswith(NO_DOCSTRING)
+    ]
+    if len(missing) < 2:
+        return scenario.problems
+    names = ", ".join(p.subject.rpartition(".")[2] for p in missing)
+    summary = Problem(
+        WarningKind.DOCSTRING,
+        f"{len(missing)} derived attributes have no docstring: {names}",
+        scenario.location,
+        scenario.qualname,
+    )
+    return (*(p for p in scenario.problems if p not in missing), summary)
+
+
 NO_SOURCE = "no source code to read: the class was made at run time or its file is missing"
 
 
@@ -108,7 +132,7 @@ def _derived_doc(cls: type, prop: DeclaredProperty, problems: list[Problem]) -> 
         problems.append(
             Problem(
                 WarningKind.DOCSTRING,
-                f"derived attribute {prop.name!r} has no docstring",
+                f"derived attribute {prop.name!r} {NO_DOCSTRING}",
                 location,
                 qualname,
             )

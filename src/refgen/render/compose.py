@@ -17,6 +17,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from refgen.analysis.model import ExampleBlock, Problem, ScenarioDoc, WarningKind
+from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues
 from refgen.project import PlannedPage, Project
 from refgen.render.blocks import Page
@@ -54,7 +55,10 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
 def _scenario(project: Project, argument: str) -> ComposedPage:
     scenario = project.scenario(project.resolve(argument))
     values = project.values(scenario)
-    problems = (*scenario.problems, *raising_properties(scenario, values))
+    own = scenario.problems
+    if not project.settings.each_missing_docstring:
+        own = without_docstrings_in_one(scenario)
+    problems = (*own, *raising_properties(scenario, values))
     examples: tuple[tuple[str, ExampleBlock], ...] = ()
     if scenario.docstring.examples and project.settings.run_examples:
         examples = ((scenario.qualname, scenario.docstring.examples),)
