@@ -81,6 +81,7 @@ class Project:
         self._classes: list[type] = []
         self._problems: list[Problem] = []
         self._registry: RegistryDoc | None = None
+        self._modules_by_file: dict[str, str] = {}
         self._registry_failed = False
 
     def __getstate__(self) -> dict[str, Any]:
@@ -348,7 +349,9 @@ class Project:
         taken gets one that matches nothing, so it is always looked at again.
         """
         roots = self.package_roots()
-        reach = Reach(self.cache.module_source, source_folders(roots))
+        folders = source_folders(roots)
+        reach = Reach(self.cache.module_source, folders)
+        self._modules_by_file = _modules_by_file(folders)
         common = (
             __version__,
             pint.__version__,
@@ -422,7 +425,7 @@ class Project:
                 units |= {(path, 0, _text(path)) for path in self.registry_files()}
             else:
                 where = entry.location
-                module = _module_of(where.path, module_name)
+                module = self._modules_by_file.get(where.path, module_name)
                 units |= reach.of_statement(where.path, where.line, module)
                 units.add((where.path, where.line, entry.name))
         return frozenset(units)
@@ -474,13 +477,15 @@ def _text(path: str) -> str:
         return ""
 
 
-def _module_of(path: str, fallback: str) -> str:
-    """The name of the imported module whose file is ``path``."""
+def _modules_by_file(folders: Iterable[Path]) -> dict[str, str]:
+    """The imported modules whose files are in ``folders``, by resolved file path."""
+    prefixes = tuple(str(folder) for folder in folders)
+    found = {}
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
-        if file and discovery.resolved_path(file) == path:
-            return name
-    return fallback
+        if file and file.startswith(prefixes):
+            found[discovery.resolved_path(file)] = name
+    return found
 
 
 _INSTALLED = {"site-packages", "dist-packages"}
