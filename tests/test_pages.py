@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html
@@ -203,3 +206,42 @@ def test_a_helper_imported_inside_the_body_keeps_the_equation_and_its_link(
     # The helper it calls is documented: its module gets a page with the helper on it.
     helpers = read_html(result.outdir / "reference" / "helpers" / "inside.helpers.html")
     assert helpers.find(id="inside.helpers.ring_traffic") is not None
+
+
+MANY = """
+    \"\"\"Named apples.\"\"\"
+
+    from fruit.counting import Apples
+
+
+    class Named:
+        \"\"\"Named scenarios.\"\"\"
+
+""" + "".join(f"        Basket{n} = Apples(count={n})\n" for n in range(1, 6))
+
+
+def test_a_large_registry_is_split_into_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("refgen.project.REGISTRY_PAGE_SIZE", 2)
+    project = write_scenario_project(
+        tmp_path, "fruit", {"counting": MODULE, "named": MANY}, registry="named.Named"
+    )
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    reference = result.outdir / "reference"
+    listed = {
+        page: re.findall(r'id="fruit\.named\.Named\.(\w+)"', (reference / page).read_text())
+        for page in ("registry.html", "registry-1.html", "registry-2.html", "registry-3.html")
+    }
+    assert listed == {
+        "registry.html": [],
+        "registry-1.html": ["Basket1", "Basket2"],
+        "registry-2.html": ["Basket3", "Basket4"],
+        "registry-3.html": ["Basket5"],
+    }
+    main_page = read_html(reference / "registry.html")
+    assert "fruit.named.Named" in [tag.get("id") for tag in main_page.find_all(id=True)]
+    apples = read_html(reference / "fruit.counting" / "Apples.html")
+    hrefs = [a.get("href", "") for a in apples.find_all("a")]
+    assert "../registry-3.html#fruit.named.Named.Basket5" in hrefs

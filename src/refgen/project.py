@@ -62,6 +62,29 @@ class PlannedPage:
     """Document names (relative to the page) listed in its table of contents."""
 
 
+REGISTRY_PAGE_SIZE = 200
+"""Entries per registry page: a larger registry is split so that no page grows past a
+few hundred kilobytes (about 2 KB of HTML an entry)."""
+
+
+def registry_pages(root: str, qualname: str, entries: int) -> list[PlannedPage]:
+    """The registry page, and its parts when it has more than :data:`REGISTRY_PAGE_SIZE`
+    entries (each part's argument: the registry, then the first and last entry index)."""
+    if entries <= REGISTRY_PAGE_SIZE:
+        return [PlannedPage(f"{root}/registry", "registry", qualname)]
+    starts = range(0, entries, REGISTRY_PAGE_SIZE)
+    parts = [
+        PlannedPage(
+            f"{root}/registry-{number}",
+            "registry-part",
+            f"{qualname} {start} {min(start + REGISTRY_PAGE_SIZE, entries)}",
+        )
+        for number, start in enumerate(starts, 1)
+    ]
+    children = tuple(part.docname.rpartition("/")[2] for part in parts)
+    return [PlannedPage(f"{root}/registry", "registry", qualname, children), *parts]
+
+
 class Project:
     """Settings, imported modules, analysed records and computed values of one package."""
 
@@ -335,7 +358,7 @@ class Project:
         if self.registry is not None:
             self._check_registry_classes()
             index.append("registry")
-            pages.append(PlannedPage(f"{root}/registry", "registry", self.registry.qualname))
+            pages += registry_pages(root, self.registry.qualname, len(self.registry.entries))
         pages.append(PlannedPage(f"{root}/index", "index", self.settings.title, tuple(index)))
         return pages
 
@@ -407,7 +430,7 @@ class Project:
                     if callable(value) and getattr(value, "__module__", None) == page.argument:
                         units |= reach.of_function(value)
                 return frozenset(units)
-            case "registry":
+            case "registry" | "registry-part":
                 return frozenset((path, 0, _text(path)) for path in self.registry_files())
         return frozenset()
 

@@ -46,7 +46,16 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
         case "helpers":
             return _helpers(project, planned.argument)
         case "registry":
-            return ComposedPage(registry_page(project.cache.registry(planned.argument)))
+            registry = project.cache.registry(planned.argument)
+            if planned.children:  # split: the parts list the entries
+                registry = dataclasses.replace(registry, entries=())
+            return ComposedPage(registry_page(registry, parts=planned.children))
+        case "registry-part":
+            qualname, start, stop = planned.argument.split()
+            registry = project.cache.registry(qualname)
+            part = dataclasses.replace(registry, entries=registry.entries[int(start) : int(stop)])
+            title = f"Registry, entries {int(start) + 1} to {stop}"
+            return ComposedPage(registry_page(part, title=title, described=False))
         case "index":
             return ComposedPage(index_page(planned.argument, list(planned.children), stub_path))
     raise ValueError(f"not a page kind: {planned.kind!r}")

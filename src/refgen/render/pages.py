@@ -155,12 +155,23 @@ def helper_entry(helper: HelperDoc, units: UnitSymbols) -> PyObject:
     )
 
 
-def registry_page(registry: RegistryDoc) -> Page:
-    """Every named scenario with its class and its stated inputs."""
+def registry_page(
+    registry: RegistryDoc,
+    title: str = "Registry",
+    described: bool = True,
+    parts: Sequence[str] = (),
+) -> Page:
+    """Every named scenario of ``registry`` with its class and its stated inputs; the
+    registry itself when ``described``, and a table of contents of ``parts`` (the pages
+    of a registry too large for one)."""
     module, _, name = registry.qualname.rpartition(".")
     location = registry.location
     intro = opening_prose(registry.title, registry.description, location)
-    blocks: list[Block] = [PyObject("class", module, name, body=tuple(intro), location=location)]
+    blocks: list[Block] = []
+    if described:
+        blocks.append(PyObject("class", module, name, body=tuple(intro), location=location))
+    if parts:
+        blocks.append(TocTree(tuple(parts)))
     for entry in registry.entries:
         fields = [
             Field(
@@ -187,7 +198,7 @@ def registry_page(registry: RegistryDoc) -> Page:
             )
         )
     page_location = location or _nowhere(registry.qualname)
-    return Page("Registry", tuple(blocks), page_location, module or None)
+    return Page(title, tuple(blocks), page_location, module or None)
 
 
 def failure_page(target: str, reason: str, location: SourceLocation) -> Page:

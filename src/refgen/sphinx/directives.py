@@ -95,6 +95,13 @@ class RegistryDirective(PageDirective):
     failure_kind = WarningKind.REGISTRY
 
 
+class RegistryPartDirective(PageDirective):
+    """``.. refgen-registry-part:: module.Registry FIRST LAST``: entries of a split registry."""
+
+    kind = "registry-part"
+    failure_kind = WarningKind.REGISTRY
+
+
 class IndexDirective(PageDirective):
     """``.. refgen-index:: Title`` with one table-of-contents entry per content line."""
 

@@ -130,6 +130,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-category", directives.CategoryDirective)
     app.add_directive("refgen-helpers", directives.HelpersDirective)
     app.add_directive("refgen-registry", directives.RegistryDirective)
+    app.add_directive("refgen-registry-part", directives.RegistryPartDirective)
     app.add_directive("refgen-index", directives.IndexDirective)
     app.add_directive("refgen-settings", directives.SettingsTableDirective)
     app.add_directive("refgen-warnings", directives.WarningsTableDirective)

@@ -26,6 +26,8 @@ def stub_text(page: PlannedPage) -> str:
     lines = [GENERATED_MARK, ""]
     if page.kind == "scenario":
         lines += [TOC_DEPTH, ""]
+    elif page.kind.startswith("registry"):
+        lines += [":tocdepth: 1", ""]  # an entry each: the navigation takes the title only
     lines.append(f".. refgen-{page.kind}:: {page.argument}")
     if page.children:
         lines += ["", *(f"   {child}" for child in page.children)]
