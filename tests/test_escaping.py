@@ -160,7 +160,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # The one warning: the property whose error cannot even describe itself.
     [warning] = result.warnings
     assert "Hostile.unprintable cannot be computed" in warning
-    assert "BadMessage: (its message cannot be shown: str() raised)" in warning
+    assert "BadMessage: (its message cannot be shown: str() failed)" in warning
     assert warning.startswith(f"{project.module_path('hostile')}:")
     return result.outdir
 

@@ -10,6 +10,7 @@ traceback.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -41,6 +42,9 @@ EXPECTED = {
     "property_hangs": ("value", "TimedOut: did not finish within 1 s", "Gauge.html"),
     "analysis_fails": ("analysis", "RuntimeError: no getter to read", "Broken.html"),
     "example_hangs": ("example", "TimedOut: did not finish within 1 s", "Gauge.html"),
+    "import_hangs": ("import", "TimedOut: did not finish within 1 s", "reference/index.html"),
+    "message_raises": ("value", "Weird: (its message cannot be shown", "Gauge.html"),
+    "message_hangs": ("value", "Endless: (its message cannot be shown", "Gauge.html"),
 }
 TIMEOUT = "refgen_eval_timeout = 1\n"
 """Every case builds with a one-second limit, so a hang costs the suite a second."""
@@ -97,7 +101,13 @@ SHAPES = {
 
 CLEAN = {"source_encodings"}
 """Cases that must build with no warning at all."""
-OWN_TEST = {"dynamic_shapes", "docstring_scripts", "docstring_files"}
+OWN_TEST = {
+    "dynamic_shapes",
+    "docstring_scripts",
+    "docstring_files",
+    "text_subclass",
+    "class_names",
+}
 """Cases with a test of their own below."""
 
 
@@ -393,23 +403,29 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
             "docstring names a file outside docutils' standard files "
             "(<../../../../../../../../../../../../../../../../etc/hostname>) in "
             "`.. include::`; shown as text [refgen.docstring]",
-            "docstring would change every page read after it in `.. role::`; "
+            "docstring acts beyond the docstring in `.. role::`; shown as text [refgen.docstring]",
+            "docstring acts beyond the docstring in `.. meta::`; shown as text [refgen.docstring]",
+            "docstring acts beyond the docstring in `.. title::`; shown as text [refgen.docstring]",
+            "docstring acts beyond the docstring in `.. default-domain::`; "
             "shown as text [refgen.docstring]",
-            "docstring would change every page read after it in `.. meta::`; "
+            "docstring names a file outside the documentation folder "
+            "(data:/../../../../secret.txt); shown as text [refgen.docstring]",
+            "docstring names a file outside the documentation folder "
+            "(x://../../../../secret.txt) in `.. literalinclude::`; "
             "shown as text [refgen.docstring]",
         ]
     )
     source = project.module_path("models")
     refused = ("Get :download:", ".. literalinclude", ".. include", ".. raw", ".. csv", ".. im")
-    refused += (".. role", ".. meta")
+    refused += (".. role", ".. meta", ".. title", ".. default-domain")
     lines = [
         number
         for number, text in enumerate(source.read_text().splitlines(), 1)
         if text.lstrip().startswith(refused)
     ]
-    assert len(lines) == len(refused) + 1  # two includes
+    assert len(lines) == len(refused) + 2  # two includes, two literalincludes
     warned = sorted(int(w.partition(": WARNING")[0].rpartition(":")[2]) for w in result.warnings)
-    assert warned == sorted([lines[0], *lines])  # both downloads are in the first paragraph
+    assert warned == sorted([lines[0], lines[0], *lines])  # three downloads in one paragraph
     assert all(w.startswith(f"{source}:") for w in result.warnings)
     published = [p for p in result.outdir.rglob("*") if p.is_file()]
     assert not [p for p in published if SECRET.encode() in p.read_bytes()]
@@ -419,6 +435,7 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
     assert "the secret" in text and ".. raw:: html" in text and "a picture of the secret" in text
     assert page.find("img") is None
     assert page.find("meta", attrs={"http-equiv": "refresh"}) is None
+    assert "Another page" not in page.find("title").get_text()
 
 
 def test_folders_named_like_refgen_or_the_package_in_the_current_directory(
@@ -469,3 +486,81 @@ def test_a_misspelt_module_option_is_named_as_the_option(tmp_path: Path) -> None
     assert completed.returncode == 2
     [line] = completed.stderr.strip().splitlines()
     assert line.startswith("refgen: --module names 'property_sysexit.modells', which cannot be")
+
+
+def test_a_value_whose_text_is_a_str_subclass_is_shown_as_plain_text(tmp_path: Path) -> None:
+    """Its ``__str__`` raised SystemExit: the class page was a stub, the export failed."""
+    project = corpus_project(tmp_path, "text_subclass")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "text_subclass.models" / "Gauge.html")
+    assert "hello" in page.find("table", class_="refgen-values").get_text()
+    options = ["--module", "text_subclass.models", "--registry", "text_subclass.registry.Registry"]
+    completed = run_module(project, tmp_path, "refgen", *options, "export", "--json")
+    assert completed.returncode == 0, completed.stderr
+    assert '"hello"' in completed.stdout
+
+
+def test_the_command_line_prints_no_bidirectional_override_or_lone_surrogate(
+    tmp_path: Path,
+) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "tricky",
+        {
+            "models": '''
+                """Tricky text"""
+
+                from dataclasses import dataclass
+
+
+                @dataclass(frozen=True)
+                class Gauge:
+                    """A gauge."""
+
+                    size: float = 1.0
+                    """The size."""
+
+                    @property
+                    def label(self) -> str:
+                        """A label that reads backwards and cannot be encoded."""
+                        return "safe\\u202eexe.txt bad\\ud800x"
+            ''',
+            "registry": '''
+                """Named."""
+
+                from tricky.models import Gauge
+
+
+                class Registry:
+                    """Named scenarios."""
+
+                    Small = Gauge()
+            ''',
+        },
+        registry="registry.Registry",
+        documented=["models"],
+    )
+    options = ["--module", "tricky.models", "--registry", "tricky.registry.Registry"]
+    shown = run_module(project, tmp_path, "refgen", *options, "show", "Small.label")
+    assert shown.returncode == 0, shown.stderr
+    assert "\u202e" not in shown.stdout and "safe\ufffdexe.txt" in shown.stdout
+    exported = run_module(project, tmp_path, "refgen", *options, "export", "--json")
+    assert exported.returncode == 0, exported.stderr
+    assert "\u202e" not in exported.stdout and "\\u202e" in exported.stdout
+    data = json.loads(exported.stdout)
+    assert "safe\u202eexe.txt bad\ud800x" in json.dumps(data, ensure_ascii=False)
+
+
+def test_class_names_that_make_awkward_file_names_get_pages(tmp_path: Path) -> None:
+    """A class called ``index`` took its category's page; a 305-character name
+    stopped the build with "File name too long"."""
+    project = corpus_project(tmp_path, "class_names")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    folder = result.outdir / "reference" / "class_names.models"
+    category = read_html(folder / "index.html").find("table", class_="refgen-category")
+    assert [a.get_text() for a in category.find_all("a")] == ["index", "Gauge" + "x" * 300]
+    assert read_html(folder / "index-class.html").find(id="class_names.models.index")
+    [long_page] = [p for p in folder.glob("Gaugexxx*.html")]
+    assert len(long_page.name.encode()) <= 130

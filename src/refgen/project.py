@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import hashlib
 import sys
 import traceback
 import uuid
@@ -60,6 +61,23 @@ class PlannedPage:
     """The module, class or registry path the page documents (the title for ``index``)."""
     children: tuple[str, ...] = ()
     """Document names (relative to the page) listed in its table of contents."""
+
+
+LONGEST_PAGE_NAME = 120
+"""Bytes of a class page's file name (file systems allow 255, with the suffix)."""
+
+
+def page_name(class_name: str) -> str:
+    """The document name of a class's page in its category folder: the class name,
+    except where that would be the category's own ``index`` or too long a file name
+    (then shortened and made unique by a hash of the whole name)."""
+    if class_name.lower() == "index":
+        return f"{class_name}-class"
+    if len(class_name.encode()) <= LONGEST_PAGE_NAME:
+        return class_name
+    digest = hashlib.sha256(class_name.encode()).hexdigest()[:12]
+    shortened = class_name.encode()[: LONGEST_PAGE_NAME - 13].decode(errors="ignore")
+    return f"{shortened}-{digest}"
 
 
 REGISTRY_PAGE_SIZE = 200
@@ -123,7 +141,10 @@ class Project:
             return self
         self._loaded = True
         for name in self.progress(list(dict.fromkeys(self.settings.modules))):
-            module, error = call_user_code(discovery.import_module, name)
+            # Importing runs the module's code: bounded like any other user code.
+            module, error = call_user_code(
+                discovery.import_module, name, timeout=self.settings.eval_timeout
+            )
             if error is not None:  # user code: report, never crash
                 self._note(
                     self._not_found("modules", name, error)
@@ -140,7 +161,9 @@ class Project:
         path = self.settings.registry
         if not path:
             return
-        registry, error = call_user_code(self.cache.registry, path)
+        registry, error = call_user_code(
+            self.cache.registry, path, timeout=self.settings.eval_timeout
+        )
         if error is not None:  # a failing entry must not take the site down
             module = path.rpartition(".")[0]
             self._note(
@@ -345,12 +368,11 @@ class Project:
             classes = discovery.scenario_classes(module)
             folder = f"{root}/{name}"
             index.append(f"{name}/index")
-            pages.append(
-                PlannedPage(f"{folder}/index", "category", name, tuple(c.__name__ for c in classes))
-            )
+            names = tuple(page_name(c.__name__) for c in classes)
+            pages.append(PlannedPage(f"{folder}/index", "category", name, names))
             pages += [
-                PlannedPage(f"{folder}/{c.__name__}", "scenario", discovery.dotted_path(c))
-                for c in classes
+                PlannedPage(f"{folder}/{page}", "scenario", discovery.dotted_path(c))
+                for page, c in zip(names, classes, strict=True)
             ]
         for name in self.helper_modules():
             index.append(f"helpers/{name}")

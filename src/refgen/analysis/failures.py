@@ -15,6 +15,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
 from refgen.analysis.source import ModuleSource
 
@@ -94,13 +95,24 @@ def import_problem(
     return Problem(WarningKind.IMPORT, message, location, subject)
 
 
+MESSAGE_SECONDS = 5.0
+"""How long an exception's own message may take to make."""
+
+
 def describe_error(error: BaseException) -> str:
-    """``Type: message``; an exception whose own message raises is described by its type."""
-    try:
-        message = str(error)
-    except (Exception, SystemExit, GeneratorExit):
-        message = "(its message cannot be shown: str() raised)"
+    """``Type: message``; an exception whose own message raises anything, never
+    returns or is not text is described by its type."""
+    message = plain_text(error, "(its message cannot be shown: str() failed)")
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def plain_text(value: object, fallback: str) -> str:
+    """``str(value)`` as a plain ``str``, made under the guard and a time limit;
+    ``fallback`` when that raises, hangs or gives something else than text."""
+    made, error = call_user_code(str, value, timeout=MESSAGE_SECONDS)
+    if error is not None or not isinstance(made, str):
+        return fallback
+    return str.__str__(made)  # a str subclass's own __str__ is the user's code
 
 
 def imported_from(dotted: str) -> str:

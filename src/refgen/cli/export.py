@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,24 @@ SCHEMA_VERSION = 1
 def run(args: argparse.Namespace) -> int:
     if not args.json:
         raise CliError("refgen export: choose a format: --json (the only one so far)")
-    text = json.dumps(export_reference(build_project(args)), indent=2, ensure_ascii=False) + "\n"
+    text = json_text(export_reference(build_project(args)))
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""What JSON may hold raw but a terminal would act on (C1 controls, bidirectional
+overrides) or cannot print (lone surrogates): written as ``\\uXXXX`` escapes."""
+
+
+def json_text(data: Any) -> str:
+    """``data`` as JSON that is safe to print: readable non-ASCII text, and escapes
+    for what a terminal would act on; the value read back is the same."""
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return _UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def export_reference(project: Project) -> dict[str, Any]:

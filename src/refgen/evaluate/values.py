@@ -125,7 +125,9 @@ def compute(
     if failure is not None:  # a value whose __format__ or __str__ raises is the user's bug
         how = f"with {spec!r}" if spec else "as text"
         return Value(name, NOT_AVAILABLE, False, f"cannot format {how}: {describe_error(failure)}")
-    return Value(name, str(shown))
+    if not isinstance(shown, str):
+        return Value(name, NOT_AVAILABLE, False, "cannot format as text: not text")
+    return Value(name, str.__str__(shown))  # a str subclass's own __str__ is the user's code
 
 
 def entry_values(

@@ -17,7 +17,11 @@ import xml.etree.ElementTree as ET
 from html import escape as _html_escape
 
 _NOT_XML_CHARACTER = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+"""Control characters, the bidirectional overrides and isolates (text that reads in
+another order than it runs), and lone surrogates (which no terminal can print)."""
 _INTERNAL_HREF = re.compile(r"^#[^\s\"'<>]*$")
 
 
@@ -28,7 +32,8 @@ def xml_safe(text: str) -> str:
 
 def printable(text: str) -> str:
     """``text`` for a terminal: control characters (escape sequences, bells, carriage
-    returns) replaced by U+FFFD; line breaks and tabs kept."""
+    returns), bidirectional overrides and lone surrogates replaced by U+FFFD; line
+    breaks and tabs kept."""
     return _CONTROL.sub("\ufffd", text)
 
 

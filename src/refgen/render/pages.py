@@ -13,6 +13,7 @@ from refgen.analysis.model import (
     SourceLocation,
 )
 from refgen.evaluate.values import Value
+from refgen.project import page_name
 from refgen.render.blocks import (
     Block,
     BulletList,
@@ -72,7 +73,8 @@ def category_page(
             target = f"{scenario.qualname}.{value.name}"
             figure = text(Xref("attr", target, value.name), f" = {value.text} ({entry})")
         summary = prose(scenario.docstring.summary, scenario.location)
-        rows.append(((text(DocLink(scenario.name, scenario.name)),), (summary,), (figure,)))
+        link = DocLink(page_name(scenario.name), scenario.name)
+        rows.append(((text(link),), (summary,), (figure,)))
     table = Table(
         ((text("Scenario"),), (text("Summary"),), (text("Headline figure"),)),
         tuple(rows),
@@ -80,7 +82,7 @@ def category_page(
     )
     description = (prose(module.description, module.location),) if module.description else ()
     # Every class page, also of a class that could not be analysed (its page says why).
-    toctree = TocTree(tuple(pages) or tuple(s.name for s in scenarios), hidden=True)
+    toctree = TocTree(tuple(pages) or tuple(page_name(s.name) for s in scenarios), hidden=True)
     return Page(module.title, (*description, table, toctree), module.location)
 
 

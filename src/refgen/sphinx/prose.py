@@ -27,7 +27,9 @@ _NOT_VERBATIM = re.compile(
     r"|(?i:(?<![\w.+-])(?:" + "|".join(map(re.escape, sorted(urischemes.schemes))) + r"):)"
 )
 _LINE_BREAK = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_BLOCK_START = re.compile(r"\s|[-*+\u2022](\s|$)|[-+/]\S|\.\.|>>>|\||#\.|\w+[.)](\s|$)|\(|:")
+_BLOCK_START = re.compile(
+    r"\s|[-*+\u2022\u2023\u2043](\s|$)|[-+/]\S|\.\.|>>>|\||#[.)]|\w+[.)](\s|$)|\(|:"
+)
 
 
 def may_start_block(line: str) -> bool:

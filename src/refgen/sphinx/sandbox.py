@@ -8,7 +8,8 @@ two limits, since the code documented may not be the site author's:
   folder; Sphinx would otherwise read or copy any file the build can reach;
 - raw markup (the ``raw`` directive or a role made from it), tables read
   from a file or a URL (``csv-table :file:``/``:url:``), and what would act
-  beyond the docstring (``role``, ``default-role``, ``meta``) are not allowed.
+  beyond the docstring (``role``, ``default-role``, ``default-domain``, ``meta``,
+  ``title``) are not allowed.
 
 What is refused is shown as text, with one ``refgen.docstring`` warning at
 its line in the Python file.
@@ -38,11 +39,16 @@ Refusal = Callable[[Any], str | None]
 
 def inside_sources(env: BuildEnvironment, target: str) -> bool:
     """Whether ``target``, written in the current document, names a file inside the
-    source folder (symbolic links followed). URLs are not files: they pass."""
-    if "://" in target or target.startswith("data:"):
-        return True
+    source folder (symbolic links followed). Every target is taken as a path, as
+    ``include`` and ``literalinclude`` take it: ``data:/../x`` climbs like ``../x``."""
     _relative, absolute = env.relfn2path(target, env.docname)
     return Path(absolute).resolve().is_relative_to(Path(env.srcdir).resolve())
+
+
+def names_no_file(target: str, data_uri: bool = False) -> bool:
+    """Whether Sphinx reads no file for this download or image target: a URL with
+    ``://`` (Sphinx links it), or for an image a ``data:`` URI (written inline)."""
+    return "://" in target or (data_uri and target.startswith("data:"))
 
 
 def _outside(directive: Any, *targets: str) -> str | None:
@@ -72,7 +78,7 @@ def _raw_refusal(directive: Any) -> str | None:
 
 
 def _site_wide_refusal(directive: Any) -> str | None:
-    return "would change every page read after it"
+    return "acts beyond the docstring"
 
 
 def _csv_table_refusal(directive: Any) -> str | None:
@@ -91,6 +97,8 @@ GUARDS: dict[str, Refusal] = {
     "role": _site_wide_refusal,
     "default-role": _site_wide_refusal,
     "meta": _site_wide_refusal,
+    "title": _site_wide_refusal,
+    "default-domain": _site_wide_refusal,
 }
 
 
@@ -158,11 +166,11 @@ def disarm(roots: list[nodes.Node], env: BuildEnvironment, fallback: SourceLocat
         ]
         for download in root.findall(addnodes.download_reference):
             target = download.get("reftarget", "")
-            if not inside_sources(env, target):
+            if not names_no_file(target) and not inside_sources(env, target):
                 refused.append((download, f"{outside} ({target})", download.astext()))
         for image in root.findall(nodes.image):
             uri = image.get("uri", "")
-            if not inside_sources(env, uri):
+            if not names_no_file(uri, data_uri=True) and not inside_sources(env, uri):
                 refused.append((image, f"{outside} ({uri})", image.get("alt", uri)))
         for node, message, shown in refused:
             # A role's own source is the page; its paragraph's is the docstring's line.

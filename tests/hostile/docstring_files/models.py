@@ -8,7 +8,8 @@ class Gauge:
     """A scenario whose docstring reaches outside the documentation folder.
 
     Get :download:`the secret <../../../secret.txt>`, or :download:`this one </../secret.txt>`;
-    :download:`the notes </files/notes.txt>` are inside and may be published.
+    :download:`the notes </files/notes.txt>` are inside and may be published;
+    :download:`not a URI <data:/../../../../secret.txt>` climbs out all the same.
 
     .. literalinclude:: /../secret.txt
 
@@ -31,6 +32,12 @@ class Gauge:
 
     .. meta::
        :http-equiv=refresh: 0; url=https://example.org/
+
+    .. literalinclude:: x://../../../../secret.txt
+
+    .. title:: Another page's title
+
+    .. default-domain:: c
     """
 
     size: float = 2.0
