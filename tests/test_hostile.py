@@ -45,6 +45,7 @@ EXPECTED = {
     "import_hangs": ("import", "TimedOut: did not finish within 1 s", "reference/index.html"),
     "message_raises": ("value", "Weird: (its message cannot be shown", "Gauge.html"),
     "message_hangs": ("value", "Endless: (its message cannot be shown", "Gauge.html"),
+    "source_nul": ("import", "cannot import scenario module", "reference/index.html"),
 }
 TIMEOUT = "refgen_eval_timeout = 1\n"
 """Every case builds with a one-second limit, so a hang costs the suite a second."""

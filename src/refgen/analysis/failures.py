@@ -11,9 +11,12 @@ so every front end reports the same problem.
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import sys
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
@@ -64,17 +67,20 @@ def import_problem(
     When the error was raised deeper (a validation in another file), the
     message says where, and names the object the failing statement defines.
     """
-    if isinstance(error, SyntaxError) and error.filename:
-        return Problem(
-            WarningKind.IMPORT,
-            f"cannot import {what} {module_name!r}: {error}",
-            SourceLocation(error.filename, error.lineno or 1),
-            module_name,
-        )
+    if isinstance(error, SyntaxError):
+        # A file Python cannot even compile (a NUL byte) names no file: it is the module's.
+        filename = error.filename or _module_origin(module_name)
+        if filename:
+            return Problem(
+                WarningKind.IMPORT,
+                f"cannot import {what} {module_name!r}: {describe_error(error)}",
+                SourceLocation(filename, error.lineno or _nul_line(filename)),
+                module_name,
+            )
     frames = [
         f
         for f in traceback.extract_tb(error.__traceback__)
-        if not f.filename.startswith("<frozen importlib")
+        if not f.filename.startswith("<frozen importlib") and not _in_importlib(f.filename)
     ]
     # The deepest statement run at import time (module or class body, not inside a
     # function): the registry entry or import that failed, not the validation code
@@ -93,6 +99,25 @@ def import_problem(
             detail += f" (raised at {frames[-1].filename}:{frames[-1].lineno})"
     message = f"cannot import {what} {module_name!r}: {detail}"
     return Problem(WarningKind.IMPORT, message, location, subject)
+
+
+def _in_importlib(filename: str) -> bool:
+    return Path(filename).parent == Path(importlib.__file__).parent
+
+
+def _nul_line(filename: str) -> int:
+    """The line of the first NUL byte in ``filename`` (1 when there is none)."""
+    try:
+        data = Path(filename).read_bytes()
+    except OSError:
+        return 1
+    found = data.find(b"\0")
+    return data[:found].count(b"\n") + 1 if found >= 0 else 1
+
+
+def _module_origin(module_name: str) -> str | None:
+    spec, _error = call_user_code(importlib.util.find_spec, module_name)
+    return getattr(spec, "origin", None) if spec is not None else None
 
 
 MESSAGE_SECONDS = 5.0
