@@ -122,7 +122,6 @@ class Project:
         self._classes: list[type] = []
         self._problems: list[Problem] = []
         self._registry: RegistryDoc | None = None
-        self._modules_by_file: dict[str, str] = {}
         self._registry_failed = False
 
     def __getstate__(self) -> dict[str, Any]:
@@ -394,9 +393,12 @@ class Project:
         taken gets one that matches nothing, so it is always looked at again.
         """
         roots = self.package_roots()
-        folders = source_folders(roots)
-        reach = Reach(self.cache.module_source, folders)
-        self._modules_by_file = _modules_by_file(folders)
+        reach = Reach(self.cache.module_source, source_folders(roots))
+        # Entries made by module-level code (a module or dict registry, a loop that adds
+        # entries) are in the registry module's statements: the same for every class.
+        registry_statements = (
+            reach.of_module_statements(self._registry_module()) if self.registry else frozenset()
+        )
         common = (
             __version__,
             pint.__version__,
@@ -405,8 +407,11 @@ class Project:
             data_files_digest(roots),
         )
         found: dict[str, str] = {}
-        for page in pages:
-            units, _error = call_user_code(self._page_units, page, reach, found)
+        # A category shows its classes' figures: their fingerprints are taken first.
+        for page in sorted(pages, key=lambda planned: planned.kind == "category"):
+            units, _error = call_user_code(
+                self._page_units, page, reach, found, registry_statements
+            )
             found[page.docname] = (
                 digest(units, page.kind, page.argument, *page.children, *common)
                 if units is not None
@@ -425,12 +430,17 @@ class Project:
         return sorted(roots)
 
     def _page_units(
-        self, page: PlannedPage, reach: Reach, earlier: dict[str, str]
+        self,
+        page: PlannedPage,
+        reach: Reach,
+        earlier: dict[str, str],
+        registry_statements: frozenset[Unit],
     ) -> frozenset[Unit]:
         match page.kind:
             case "scenario":
                 cls = self.resolve(page.argument)
                 units = set(reach.of_class(cls) | self._entry_units(cls, reach))
+                units |= registry_statements
                 examples = self.scenario(cls).docstring.examples
                 if examples is not None:  # what they run decides whether they pass
                     code = "\n".join(
@@ -439,11 +449,12 @@ class Project:
                     units |= reach.of_code(code, cls.__module__, f"<examples of {page.argument}>")
                 return frozenset(units)
             case "category":
-                module_file = discovery.module_file(page.argument) or ""
-                # Its classes' summaries and headline figures: their fingerprints (planned first).
+                # The module's docstring, and its classes' summaries and headline figures:
+                # their pages' fingerprints.
                 folder = page.docname.rpartition("/")[0]
                 shown = [earlier.get(f"{folder}/{child}", "") for child in page.children]
-                return frozenset({(module_file, 0, _text(module_file)), ("", 0, " ".join(shown))})
+                doc = repr(self.module(page.argument))
+                return frozenset({(page.argument, 0, doc), ("", 0, " ".join(shown))})
             case "helpers":
                 module_file = discovery.module_file(page.argument) or ""
                 module = self.resolve(page.argument)
@@ -461,17 +472,13 @@ class Project:
         registry = self.registry
         if registry is None:
             return frozenset((path, 0, _text(path)) for path in self.registry_files())
-        # Entries made by module-level code (a module or dict registry, a loop that adds
-        # entries) are in the registry module's statements.
-        units: set[Unit] = set(reach.of_module_statements(self._registry_module()))
-        module_name = self.settings.registry.rpartition(".")[0] if self.settings.registry else ""
+        units: set[Unit] = set()
         for entry in registry.entries_of(discovery.dotted_path(cls)):
             if entry.location is None:
                 units |= {(path, 0, _text(path)) for path in self.registry_files()}
             else:
                 where = entry.location
-                module = self._modules_by_file.get(where.path, module_name)
-                units |= reach.of_statement(where.path, where.line, module)
+                units |= reach.of_statement(where.path, where.line)
                 units.add((where.path, where.line, entry.name))
         return frozenset(units)
 
@@ -520,17 +527,6 @@ def _text(path: str) -> str:
         return Path(path).read_bytes().decode("utf-8", "surrogateescape")
     except OSError:
         return ""
-
-
-def _modules_by_file(folders: Iterable[Path]) -> dict[str, str]:
-    """The imported modules whose files are in ``folders``, by resolved file path."""
-    prefixes = tuple(str(folder) for folder in folders)
-    found = {}
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None)
-        if file and file.startswith(prefixes):
-            found[discovery.resolved_path(file)] = name
-    return found
 
 
 _INSTALLED = {"site-packages", "dist-packages"}

@@ -41,6 +41,15 @@ _STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.If, ast.W
 Site = tuple[ModuleSource, ast.AST, str]
 """A node of a parsed module, with the name of the module whose globals it reads."""
 
+NodeKey = tuple[str, int, int, str]
+"""A node told apart from every other: file, line, column and kind (a lambda and
+the statement holding it start on one line)."""
+
+
+def _key(source: ModuleSource, node: ast.AST) -> NodeKey:
+    line, column = getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+    return (source.path, line, column, type(node).__name__)
+
 
 class Reach:
     """The project's source reached from a starting point, as :data:`Unit` text.
@@ -55,7 +64,8 @@ class Reach:
         self.read = read
         """``path -> ModuleSource``: parsed source, shared with the rest of analysis."""
         self.roots = tuple(roots)
-        self._edges: dict[tuple[str, int], tuple[Unit, tuple[Site, ...]]] = {}
+        self._edges: dict[NodeKey, tuple[Unit, tuple[Site, ...]]] = {}
+        self._modules_by_file: dict[str, str] | None = None
 
     # ------------------------------------------------------------------ starting points
 
@@ -66,15 +76,27 @@ class Reach:
     def of_function(self, function: Any) -> frozenset[Unit]:
         return self._collect(self._function_sites(function))
 
-    def of_statement(self, path: str, line: int, module_name: str) -> frozenset[Unit]:
+    def of_statement(self, path: str, line: int) -> frozenset[Unit]:
         """The statement of ``path`` that starts at ``line`` (e.g. a registry entry)."""
         source = self._source(path)
         if source is None:
             return frozenset()
         for node in ast.walk(source.tree):
             if isinstance(node, ast.stmt) and node.lineno == line:
-                return self._collect([(source, node, module_name)])
+                return self._collect([(source, node, self.module_named(path))])
         return frozenset()
+
+    def module_named(self, path: str) -> str:
+        """The name of the imported project module whose file is ``path`` ("" if none)."""
+        if self._modules_by_file is None:
+            self._modules_by_file = {}
+            prefixes = tuple(str(root) for root in self.roots)
+            for name, module in list(sys.modules.items()):
+                file = getattr(module, "__file__", None)
+                resolved = str(Path(file).resolve()) if file else ""
+                if resolved.startswith(prefixes):
+                    self._modules_by_file[resolved] = name
+        return self._modules_by_file.get(str(Path(path).resolve()), "")
 
     def of_module_statements(self, module_name: str) -> frozenset[Unit]:
         """A module's top-level statements other than definitions and imports (a registry
@@ -104,11 +126,11 @@ class Reach:
 
     def _collect(self, sites: Iterable[Site]) -> frozenset[Unit]:
         units: set[Unit] = set()
-        visited: set[tuple[str, int]] = set()
+        visited: set[NodeKey] = set()
         stack = list(sites)
         while stack:
             source, node, module_name = stack.pop()
-            key = (source.path, getattr(node, "lineno", 0))
+            key = _key(source, node)
             if key in visited:
                 continue
             visited.add(key)
@@ -209,7 +231,7 @@ class Reach:
         self, source: ModuleSource, node: ast.AST, module_name: str
     ) -> tuple[Unit, tuple[Site, ...]]:
         """A node's own text, and the sites of what it refers to (resolved once)."""
-        key = (source.path, getattr(node, "lineno", 0))
+        key = _key(source, node)
         if key not in self._edges:
             unit = (source.path, key[1], source.segment(node))
             namespace = vars(sys.modules[module_name]) if module_name in sys.modules else {}
