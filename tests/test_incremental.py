@@ -325,10 +325,10 @@ CHAIN_REGISTRY = '''
 '''
 
 
-@pytest.fixture
-def chain(tmp_path: Path) -> ScenarioProject:
+def write_chain(root: Path) -> ScenarioProject:
+    """The chain package: helpers two calls away, constants, units and a registry."""
     project = write_scenario_project(
-        tmp_path,
+        root,
         "chain",
         {
             "models": CHAIN_MODELS,
@@ -342,6 +342,12 @@ def chain(tmp_path: Path) -> ScenarioProject:
         documented=["models"],
     )
     (project.src / "chain" / "units.txt").write_text("widget = [widget]\ngadget = 2 widget\n")
+    return project
+
+
+@pytest.fixture
+def chain(tmp_path: Path) -> ScenarioProject:
+    project = write_chain(tmp_path)
     first = project.build("html", "-W")
     assert first.returncode == 0, first.stderr
     return project
@@ -526,21 +532,7 @@ def test_any_edit_sequence_builds_what_a_clean_build_builds(
     """After every edit, the incremental output equals a clean build's, and the pages
     read again are exactly the pages whose content changed (and the new ones)."""
     root = tmp_path_factory.mktemp("edits")
-    project = write_scenario_project(
-        root,
-        "chain",
-        {
-            "models": CHAIN_MODELS,
-            "helpers": CHAIN_HELPERS,
-            "deep": CHAIN_DEEP,
-            "constants": CHAIN_CONSTANTS,
-            "units": CHAIN_UNITS,
-            "registry": CHAIN_REGISTRY,
-        },
-        registry="registry.Named",
-        documented=["models"],
-    )
-    (project.src / "chain" / "units.txt").write_text("widget = [widget]\ngadget = 2 widget\n")
+    project = write_chain(root)
     before = reference_texts(project.build("html").outdir)
     added: list[str] = []
     for edit in edits:
@@ -599,16 +591,22 @@ MODULE_REGISTRY = '''
 '''
 
 
+def write_boxes(root: Path, models: str = EXAMPLES_ONLY, conf_extra: str = "") -> ScenarioProject:
+    """The boxes package: a class whose example calls a helper, a module registry."""
+    return write_scenario_project(
+        root,
+        "boxes",
+        {"models": models, "helpers": EXAMPLES_HELPERS, "named": MODULE_REGISTRY},
+        registry="named",
+        documented=["models"],
+        conf_extra=conf_extra,
+    )
+
+
 def test_examples_run_again_when_what_they_call_changes(tmp_path: Path) -> None:
     """The example calls a helper the class does not: the page is the same, the
     example is not, and an incremental -W build fails as a clean one does."""
-    project = write_scenario_project(
-        tmp_path,
-        "boxes",
-        {"models": EXAMPLES_ONLY, "helpers": EXAMPLES_HELPERS, "named": MODULE_REGISTRY},
-        registry="named",
-        documented=["models"],
-    )
+    project = write_boxes(tmp_path)
     assert project.build("html", "-W").returncode == 0
     touch_edit(project.module_path("helpers"), "return x * 2", "return x * 3")
     failed = project.build("html", "-W", "--keep-going")
@@ -621,13 +619,7 @@ def test_examples_run_again_when_what_they_call_changes(tmp_path: Path) -> None:
 
 
 def test_a_module_registry_entry_edit_updates_its_class(tmp_path: Path) -> None:
-    project = write_scenario_project(
-        tmp_path,
-        "boxes",
-        {"models": EXAMPLES_ONLY, "helpers": EXAMPLES_HELPERS, "named": MODULE_REGISTRY},
-        registry="named",
-        documented=["models"],
-    )
+    project = write_boxes(tmp_path)
     assert project.build("html", "-W").returncode == 0
     touch_edit(project.module_path("named"), "Box(size=2.0)", "Box(size=5.0)")
     result = project.build("html", "-W")
@@ -692,14 +684,7 @@ def test_a_missing_link_target_fails_an_unchanged_strict_build_too(tmp_path: Pat
     """A ``nitpicky`` warning is given while links are resolved for writing: an
     unchanged page is not written again, and its warning is shown all the same."""
     models = EXAMPLES_ONLY.replace('"""A box.', '"""A box, see :py:func:`boxes.nowhere`.')
-    project = write_scenario_project(
-        tmp_path,
-        "boxes",
-        {"models": models, "helpers": EXAMPLES_HELPERS, "named": MODULE_REGISTRY},
-        registry="named",
-        documented=["models"],
-        conf_extra="nitpicky = True\n",
-    )
+    project = write_boxes(tmp_path, models, conf_extra="nitpicky = True\n")
     first = project.build("html", "-W", "--keep-going")
     assert first.returncode == 1
     missing = sorted(w for w in first.warnings if "boxes.nowhere" in w)

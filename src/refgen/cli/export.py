@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from refgen.analysis import discovery
 from refgen.analysis.model import Docstring, HelperDoc, ParameterEntry, ScenarioDoc
 from refgen.cli.common import EXIT_OK, CliError, build_project, helpers, registry, scenarios
 from refgen.project import Project
+from refgen.render.markup import escaped_unprintable
 
 SCHEMA_VERSION = 1
 
@@ -33,16 +33,11 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_UNPRINTABLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-"""What JSON may hold raw but a terminal would act on (C1 controls, bidirectional
-overrides) or cannot print (lone surrogates): written as ``\\uXXXX`` escapes."""
-
-
 def json_text(data: Any) -> str:
     """``data`` as JSON that is safe to print: readable non-ASCII text, and escapes
-    for what a terminal would act on; the value read back is the same."""
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return _UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    for what a terminal would act on (JSON itself escapes the other control
+    characters); the value read back is the same."""
+    return escaped_unprintable(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def export_reference(project: Project) -> dict[str, Any]:

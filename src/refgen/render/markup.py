@@ -30,6 +30,12 @@ def xml_safe(text: str) -> str:
     return _NOT_XML_CHARACTER.sub("\ufffd", text)
 
 
+def escaped_unprintable(text: str) -> str:
+    """``text`` (JSON, say) with what :func:`printable` replaces written as ``\\uXXXX``
+    escapes instead, so that JSON read back holds the same characters."""
+    return _CONTROL.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 def printable(text: str) -> str:
     """``text`` for a terminal: control characters (escape sequences, bells, carriage
     returns), bidirectional overrides and lone surrogates replaced by U+FFFD; line

@@ -111,14 +111,3 @@ def _delete_outputs(app: Sphinx, docnames: set[str]) -> None:
         if filename is not None:
             Path(filename(docname)).unlink(missing_ok=True)
         Path(app.doctreedir, f"{docname}.doctree").unlink(missing_ok=True)
-
-
-def purge(app: Sphinx, env: Any, docname: str) -> None:
-    records(env).pop(docname, None)
-
-
-def merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
-    theirs = records(other)
-    for docname in docnames:
-        if docname in theirs:
-            records(env)[docname] = theirs[docname]

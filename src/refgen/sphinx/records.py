@@ -91,21 +91,30 @@ class _Capture(logging.Handler):
         self.records.append(record)
 
 
+def _listening() -> _Capture:
+    """A new capture, attached to Sphinx's logger."""
+    handler = _Capture()
+    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
+    return handler
+
+
+def _stop_listening(handler: _Capture) -> None:
+    logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(handler)
+
+
 _capturing: list[_Capture] = []
 
 
 def start_capture(app: Sphinx, docname: str, source: list[str]) -> None:
     """``source-read``: keep the warnings of the page about to be read."""
-    handler = _Capture()
-    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
-    _capturing.append(handler)
+    _capturing.append(_listening())
 
 
 def stop_capture(app: Sphinx, doctree: nodes.document) -> None:
     """``doctree-read``: the page is read; its warnings are stored if it is refgen's."""
     while _capturing:
         handler = _capturing.pop()
-        logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(handler)
+        _stop_listening(handler)
         docname = app.env.docname
         if docname in records(app.env):
             record_of(app.env, docname).warnings += [_stored(r) for r in handler.records]
@@ -121,9 +130,7 @@ _written: dict[str, list[StoredWarning]] = {}
 
 def start_write_capture(app: Sphinx, builder: Any) -> None:
     """``write-started``: warnings from here to each ``doctree-resolved`` are that page's."""
-    handler = _Capture()
-    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
-    _writing.append(handler)
+    _writing.append(_listening())
 
 
 def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -137,7 +144,7 @@ def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> N
 def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``: keep the write warnings of every generated page for the next build."""
     while _writing:
-        logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(_writing.pop())
+        _stop_listening(_writing.pop())
     kept = {**write_warnings(app), **_written}
     _written.clear()
     path = Path(app.doctreedir) / WRITE_WARNINGS
@@ -160,12 +167,11 @@ def write_warnings(app: Sphinx) -> dict[str, list[StoredWarning]]:
 @contextmanager
 def warnings_of(env: Any, docname: str) -> Iterator[None]:
     """Warnings given inside the block (e.g. by its examples) belong to ``docname``."""
-    handler = _Capture()
-    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
+    handler = _listening()
     try:
         yield
     finally:
-        logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(handler)
+        _stop_listening(handler)
         if docname in records(env):
             record_of(env, docname).example_warnings += [_stored(r) for r in handler.records]
 
@@ -185,3 +191,16 @@ def _stored(record: logging.LogRecord) -> StoredWarning:
 def replay(warnings: list[StoredWarning]) -> None:
     for message, kind, subtype, location in warnings:
         logger.warning(message, type=kind, subtype=subtype, location=location)
+
+
+def purge(app: Sphinx, env: Any, docname: str) -> None:
+    """``env-purge-doc``: a page read again starts a new record."""
+    records(env).pop(docname, None)
+
+
+def merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
+    """``env-merge-info``: the records of pages a parallel reader read."""
+    theirs = records(other)
+    for docname in docnames:
+        if docname in theirs:
+            records(env)[docname] = theirs[docname]
