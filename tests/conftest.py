@@ -7,6 +7,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
@@ -18,6 +19,14 @@ pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 
 
 def copy_docs(destination: Path) -> Path:
@@ -59,3 +68,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
 def scenario_page(site: BuildResult) -> BeautifulSoup:
     path = site.outdir / "reference" / "scenarios.training" / "UpdateWorkingSetScenario.html"
     return read_html(path)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    if not CHROMIUM.is_file():
+        pytest.skip(
+            f"Debian chromium not found at {CHROMIUM}: run `apt-get install -y chromium` "
+            "(and fonts-dejavu-core)"
+        )
+    sync_api = pytest.importorskip(
+        "playwright.sync_api",
+        reason="the playwright package is not installed: run `pip install -e '.[test]'`",
+    )
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield browser
+        browser.close()

@@ -14,7 +14,6 @@ import threading
 from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,14 +24,6 @@ from refgen.testing import BuildResult
 from tests.conftest import REPO
 from tests.html_helpers import SECTIONS
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 ARTIFACTS = REPO / "test-artifacts"
 SCENARIO_PAGE = "reference/scenarios.training/UpdateWorkingSetScenario.html"
 STEP_FLOOR = "scenarios.training.UpdateWorkingSetScenario.step_floor"
@@ -94,23 +85,6 @@ def test_every_built_page_meets_the_accessibility_basics(site: BuildResult) -> N
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    if not CHROMIUM.is_file():
-        pytest.skip(
-            f"Debian chromium not found at {CHROMIUM}: run `apt-get install -y chromium` "
-            "(and fonts-dejavu-core)"
-        )
-    sync_api = pytest.importorskip(
-        "playwright.sync_api",
-        reason="the playwright package is not installed: run `pip install -e '.[test]'`",
-    )
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -89,6 +89,16 @@ class Settings:
         "Warn about each derived attribute without a docstring at its own line. By "
         "default a class with several gets one refgen.docstring warning that names them.",
     )
+    shared_navigation: bool = _setting(
+        True,
+        "true or false",
+        "With the furo theme, generated pages take the site's navigation from one file, "
+        "_static/refgen-navigation.js, written once per build, instead of each page "
+        "carrying the whole contents tree: a library of hundreds of classes builds several "
+        "times faster, and a page's size no longer grows with the number of pages. Without "
+        "JavaScript the sidebar links to the home page and the reference index. Set it to "
+        "false for furo's own navigation on every page. Other themes are not affected.",
+    )
     checks: bool = _setting(
         False,
         "true or false",

@@ -25,7 +25,7 @@ from refgen.analysis.model import WarningKind
 from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
-from refgen.sphinx import directives, examples, incremental, nodes, records, roles
+from refgen.sphinx import directives, examples, incremental, navigation, nodes, records, roles
 from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import set_project
 from refgen.sphinx.stubs import write_stubs
@@ -149,5 +149,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
     app.connect("build-finished", records.stop_write_capture)
+    # furo fills its sidebar at priority 500: the first handler runs before it, the second after.
+    app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)
+    app.connect("html-page-context", navigation.place_shared_navigation, priority=600)
+    app.connect("build-finished", navigation.write_shared_navigation)
     app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,155 @@
+"""The site's navigation for generated pages, rendered once per build and shared.
+
+With furo, each page's sidebar lists the site's whole contents tree, and Sphinx
+copies that tree again for every page it writes. For a library of hundreds of
+classes the tree is most of each page's bytes and most of the build's time
+(``bench/RESULTS.md``). Generated pages instead carry a placeholder and one
+script tag: the tree is rendered once, as furo renders it, into
+``_static/refgen-navigation.js``, with links relative to the site's root, and
+the script (``navigation.js``) puts it in the sidebar and marks the current page
+as Sphinx and furo do. Without JavaScript the sidebar links to the home page
+and the reference index. The file is written at the end of every build, so it
+follows the contents of pages that were not written again.
+
+The setting ``refgen_shared_navigation`` turns this off; themes other than
+furo are left alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import posixpath
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment.adapters.toctree import global_toctree_for_doc
+from sphinx.util.osutil import relative_uri
+
+from refgen.render.markup import escape
+from refgen.sphinx import records
+from refgen.sphinx.state import project_of
+
+SCRIPT = "refgen-navigation.js"
+BUILDERS = ("html", "dirhtml")
+"""Builders of one page per document with furo's sidebar (not singlehtml, epub)."""
+FILL = Path(__file__).with_name("navigation.js")
+_TREE = "refgen_shared_navigation_tree"
+"""Attribute of the builder holding this build's tree: (HTML, digest)."""
+_PLACE = "refgen-navigation"
+"""A document name that is never a page: the tree's links are made relative to it."""
+
+
+def navigation_is_shared(app: Sphinx) -> bool:
+    return (
+        "furo" in app.extensions
+        and app.builder.name in BUILDERS
+        and project_of(app.env).settings.shared_navigation
+    )
+
+
+def shares_navigation(app: Sphinx, pagename: str) -> bool:
+    """Whether this page's sidebar takes the shared tree."""
+    return navigation_is_shared(app) and pagename in records.planned_pages(app.env)
+
+
+def skip_theme_navigation(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Before furo's handler: give it nothing to copy for a page that shares the tree."""
+    if shares_navigation(app, pagename) and "toctree" in context:
+        context["toctree"] = lambda **options: ""
+
+
+def place_shared_navigation(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """After furo's handler: the placeholder and the script, where furo puts its tree."""
+    if shares_navigation(app, pagename):
+        context["furo_navigation_tree"] = placeholder(app, pagename)
+
+
+def placeholder(app: Sphinx, pagename: str) -> str:
+    builder = app.builder
+    page = builder.get_target_uri(pagename)
+    to_root = relative_uri(page, "") or ""
+    _, digest = shared_tree(app)
+    fallback = "".join(
+        f'<li class="toctree-l1"><a class="reference internal" href="{escape(to_root + uri)}">'
+        f"{escape(title)}</a></li>"
+        for uri, title in fallback_links(app)
+    )
+    return (
+        f'<div data-refgen-navigation="" data-root="{escape(to_root)}" '
+        f'data-page="{escape(page)}"><noscript><ul>{fallback}</ul></noscript></div>'
+        f'<script src="{escape(to_root)}_static/{SCRIPT}?v={digest}"></script>'
+    )
+
+
+def fallback_links(app: Sphinx) -> list[tuple[str, str]]:
+    """The home page and the reference index, as (root-relative URI, title)."""
+    env = app.env
+    reference = f"{project_of(env).settings.root}/index"
+    links = []
+    for docname in (app.config.root_doc, reference):
+        if docname in env.titles:
+            links.append((app.builder.get_target_uri(docname), env.titles[docname].astext()))
+    return links
+
+
+def shared_tree(app: Sphinx) -> tuple[str, str]:
+    """The site's navigation as furo draws it, links relative to the root; and its digest."""
+    found: tuple[str, str] | None = getattr(app.builder, _TREE, None)
+    if found is None:
+        html = furo_tree(app)
+        found = (html, hashlib.sha256(html.encode()).hexdigest()[:12])
+        setattr(app.builder, _TREE, found)
+    return found
+
+
+def furo_tree(app: Sphinx) -> str:
+    """What furo's sidebar holds for a page outside every toctree, links made root-relative."""
+    builder = app.builder
+    toctree = global_toctree_for_doc(
+        app.env,
+        _PLACE,
+        builder,
+        tags=builder.tags,
+        collapse=False,
+        titles_only=True,
+        maxdepth=-1,
+        includehidden=True,
+    )
+    if toctree is None:
+        return ""
+    place = builder.get_target_uri(_PLACE)
+    for reference in toctree.findall(nodes.reference):
+        if reference.get("internal"):
+            reference["refuri"] = root_relative(place, reference["refuri"])
+    fragment: str = builder.render_partial(toctree)["fragment"]  # type: ignore[attr-defined]
+    navigation = importlib.import_module("furo.navigation")
+    html: str = navigation.get_navigation_tree(fragment)
+    return html
+
+
+def root_relative(place: str, href: str) -> str:
+    """``href``, relative to the page at ``place``, made relative to the site's root."""
+    path, hash_mark, anchor = href.partition("#")
+    if path:
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(place), path))
+        path = joined + ("/" if path.endswith("/") else "")
+    return f"{path}{hash_mark}{anchor}"
+
+
+def write_shared_navigation(app: Sphinx, exception: BaseException | None) -> None:
+    """At the end of the build: the tree and the script that fills the sidebar with it."""
+    if exception is not None or not navigation_is_shared(app):
+        return
+    html, _ = shared_tree(app)
+    static = Path(app.outdir, "_static")
+    static.mkdir(parents=True, exist_ok=True)
+    script = f"var REFGEN_NAVIGATION = {json.dumps(html)};\n{FILL.read_text(encoding='utf-8')}"
+    (static / SCRIPT).write_text(script, encoding="utf-8")

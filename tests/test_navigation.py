@@ -1,0 +1,176 @@
+"""The shared navigation: generated pages take furo's tree from one file, written once.
+
+A page's size must not grow with the number of pages, and the sidebar a
+reader sees must be the one furo would have drawn: the same entries, links,
+classes and open toggles. The build tests read the HTML; the browser tests
+compare, in Chromium, the filled sidebar with furo's own from a build with
+``refgen_shared_navigation = False``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
+
+CLASS = '''
+class {name}(BaseModel):
+    """{name}: a scenario of {module}."""
+
+    size: int = 1
+
+    @property
+    def double(self) -> int:
+        """Twice the size."""
+        return 2 * self.size
+'''
+
+
+def module_source(module: str, names: list[str]) -> str:
+    classes = "".join(CLASS.format(name=name, module=module) for name in names)
+    return f'"""{module.title()} scenarios."""\n\nfrom pydantic import BaseModel\n{classes}'
+
+
+CATEGORIES = {"training": ["AlphaScenario", "BetaScenario"], "serving": ["GammaScenario"]}
+
+
+def write_project(root: Path, conf_extra: str) -> ScenarioProject:
+    modules = {module: module_source(module, names) for module, names in CATEGORIES.items()}
+    project = write_scenario_project(root, "navpkg", modules, conf_extra=conf_extra)
+    # A hand-written page beside the reference, as a real site has.
+    (project.docs / "guide.rst").write_text("Guide\n=====\n\nProse.\n", encoding="utf-8")
+    index = project.docs / "index.rst"
+    index.write_text(
+        index.read_text(encoding="utf-8").replace(
+            "   reference/index", "   guide\n   reference/index"
+        ),
+        encoding="utf-8",
+    )
+    return project
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
+    """The same project built with the shared navigation, with furo's own, and with alabaster."""
+    furo = 'html_theme = "furo"\n'
+    own = furo + "refgen_shared_navigation = False\n"
+    confs = {
+        "shared": ("html", furo),
+        "furo": ("html", own),
+        "alabaster": ("html", ""),
+        "shared-dirhtml": ("dirhtml", furo),
+        "furo-dirhtml": ("dirhtml", own),
+    }
+    built = {}
+    for name, (builder, conf) in confs.items():
+        project = write_project(tmp_path_factory.mktemp(name), textwrap.dedent(conf))
+        built[name] = project.build(builder, "-W")
+        assert built[name].returncode == 0, built[name].stderr
+    return built
+
+
+CLASS_PAGE = "reference/navpkg.training/BetaScenario.html"
+
+
+def sidebar(result: BuildResult, page: str) -> Any:
+    html = (result.outdir / page).read_text(encoding="utf-8")
+    return BeautifulSoup(html, "html.parser").select_one(".sidebar-tree")
+
+
+def test_a_generated_page_carries_a_placeholder_not_the_tree(
+    builds: dict[str, BuildResult],
+) -> None:
+    tree = sidebar(builds["shared"], CLASS_PAGE)
+    holder = tree.select_one("[data-refgen-navigation]")
+    assert holder is not None
+    assert holder["data-page"] == CLASS_PAGE
+    assert holder["data-root"] == "../../"
+    assert tree.select("li a[href]") == holder.select("noscript a[href]")
+    fallback = [link["href"] for link in holder.select("noscript a")]
+    assert fallback == ["../../index.html", "../../reference/index.html"]
+    assert "GammaScenario" not in str(tree)
+    script = tree.select_one("script[src]")
+    assert script["src"].startswith("../../_static/refgen-navigation.js?v=")
+
+
+def test_the_shared_file_holds_every_page_with_links_from_the_root(
+    builds: dict[str, BuildResult],
+) -> None:
+    script = (builds["shared"].outdir / "_static" / "refgen-navigation.js").read_text()
+    for href in (
+        "guide.html",
+        "reference/index.html",
+        "reference/navpkg.serving/GammaScenario.html",
+        CLASS_PAGE,
+    ):
+        assert f'href=\\"{href}\\"' in script
+    assert "current" not in script.split("\n", 1)[0]
+
+
+def test_hand_written_pages_keep_furos_own_tree(builds: dict[str, BuildResult]) -> None:
+    tree = sidebar(builds["shared"], "guide.html")
+    assert tree.select_one("[data-refgen-navigation]") is None
+    assert tree.select_one('a[href="reference/navpkg.serving/GammaScenario.html"]') is not None
+
+
+@pytest.mark.parametrize("name", ["furo", "alabaster"])
+def test_the_setting_off_or_another_theme_leaves_the_theme_alone(
+    builds: dict[str, BuildResult], name: str
+) -> None:
+    html = (builds[name].outdir / CLASS_PAGE).read_text(encoding="utf-8")
+    assert "data-refgen-navigation" not in html
+    assert "Serving scenarios" in html  # the theme's own tree lists the other category
+    assert not (builds[name].outdir / "_static" / "refgen-navigation.js").exists()
+
+
+# In the browser: the filled sidebar against furo's own.
+
+DESCRIBE_SIDEBAR = """(root) => [...document.querySelectorAll('.sidebar-tree li')].map(item => {
+    const link = item.querySelector(':scope > a');
+    const toggle = item.querySelector(':scope > input.toctree-checkbox');
+    const classes = list => Array.from(list).sort().join(' ');
+    return {
+        item: classes(item.classList),
+        link: classes(link.classList),
+        text: link.textContent,
+        href: link.href.replace(root, ''),
+        open: toggle ? toggle.checked : null,
+    };
+})"""
+
+
+@pytest.mark.parametrize(
+    "builder, page",
+    [
+        ("", CLASS_PAGE),
+        ("", "reference/navpkg.serving/index.html"),
+        ("", "reference/index.html"),
+        ("", "reference/navpkg.serving/GammaScenario.html"),
+        ("-dirhtml", "reference/navpkg.training/BetaScenario/index.html"),
+    ],
+)
+def test_the_filled_sidebar_is_the_one_furo_draws(
+    chromium: Any, builds: dict[str, BuildResult], builder: str, page: str
+) -> None:
+    tab = chromium.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        seen = {}
+        for name in ("shared", "furo"):
+            root = builds[name + builder].outdir.as_uri() + "/"
+            tab.goto(root + page, wait_until="load")
+            seen[name] = tab.evaluate(DESCRIBE_SIDEBAR, root)
+            assert tab.locator(".sidebar-tree [data-refgen-navigation]").count() == 0
+    finally:
+        tab.close()
+    assert errors == []
+    assert len(seen["furo"]) > 5
+    assert seen["shared"] == seen["furo"]
+    current = [entry for entry in seen["shared"] if "current-page" in entry["item"]]
+    assert len(current) == 1 and current[0]["href"].endswith("#")
