@@ -4,10 +4,12 @@ Usage (from the repository root)::
 
     python bench/gc_freeze.py --size 200 --rounds 2
 
-Two copies of the refgen project of ``bench/real_library.py``; one calls
-``gc.freeze()`` at ``env-before-read-docs`` (after refgen has imported and
-analysed the library at ``builder-inited``), from its ``conf.py``, without
-touching refgen. Clean builds alternate (plain, frozen, frozen, plain, ...) so
+refgen calls ``gc.freeze()`` at the end of ``builder-inited``, once it has
+imported and analysed the library, and ``gc.unfreeze()`` when the build ends.
+Two copies of the refgen project of ``bench/real_library.py``: "frozen" is
+refgen as it is; "plain" calls ``gc.unfreeze()`` at ``env-before-read-docs``
+from its ``conf.py``, which undoes the freeze before any page is read. Clean
+builds alternate (plain, frozen, frozen, plain, ...) so
 that the machine's drift falls on both; the ratio is taken within each round,
 of wall time and of the build process's CPU time (steadier on a shared machine).
 """
@@ -24,12 +26,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from real_library import write_library, write_refgen_docs
 from run_real import Project
 
-FREEZE = """
+UNFREEZE = """
 import gc
 
 
 def setup(app):
-    app.connect("env-before-read-docs", lambda *args: gc.freeze())
+    app.connect("env-before-read-docs", lambda *args: gc.unfreeze())
 """
 
 
@@ -44,9 +46,9 @@ def main() -> None:
             root = Path(tmp) / label
             library = write_library(root / "src", args.size)
             write_refgen_docs(root / "docs")
-            if label == "frozen":
+            if label == "plain":
                 with (root / "docs" / "conf.py").open("a") as conf:
-                    conf.write(FREEZE)
+                    conf.write(UNFREEZE)
             projects[label] = Project("refgen", root, library)
         ratios, cpu_ratios = [], []
         for number in range(args.rounds):

@@ -114,9 +114,19 @@ def test_correct_examples_build_cleanly(right: ScenarioProject) -> None:
 
 def test_progress_is_reported_through_the_status_iterator(right: ScenarioProject) -> None:
     lines = right.build("html").stdout.splitlines()
-    assert "[refgen] reading scenario modules... [100%] shapes.geometry" in lines
+    assert "[refgen] importing scenario modules... [100%] shapes.geometry" in lines
+    assert "[refgen] analysing scenario classes... [100%] shapes.geometry.Circle" in lines
+    fingerprinted = [line for line in lines if line.startswith("[refgen] fingerprinting pages")]
+    # Category pages come last: they show their classes' figures.
+    assert fingerprinted[-1].endswith("[100%] reference/shapes.geometry/index")
     assert "[refgen] running examples... [ 50%] shapes.geometry.Circle" in lines
     assert "[refgen] running examples... [100%] shapes.geometry.Square" in lines
+
+
+def test_dash_q_keeps_the_progress_quiet(right: ScenarioProject, tmp_path: Path) -> None:
+    result = right.build("html", "-q", outdir=tmp_path / "quiet")
+    assert result.returncode == 0
+    assert "[refgen]" not in result.stdout
 
 
 def test_wrong_example_is_a_warning_naming_class_file_and_line(wrong: ScenarioProject) -> None:

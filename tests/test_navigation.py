@@ -118,6 +118,13 @@ def test_hand_written_pages_keep_furos_own_tree(builds: dict[str, BuildResult]) 
     assert tree.select_one('a[href="reference/navpkg.serving/GammaScenario.html"]') is not None
 
 
+@pytest.mark.parametrize("page", ["genindex.html", "search.html", "_modules/navpkg/training.html"])
+def test_pages_sphinx_makes_share_the_tree_too(builds: dict[str, BuildResult], page: str) -> None:
+    tree = sidebar(builds["shared"], page)
+    assert tree.select_one("[data-refgen-navigation]") is not None
+    assert "GammaScenario" not in str(tree)
+
+
 @pytest.mark.parametrize("name", ["furo", "alabaster"])
 def test_the_setting_off_or_another_theme_leaves_the_theme_alone(
     builds: dict[str, BuildResult], name: str
@@ -151,6 +158,8 @@ DESCRIBE_SIDEBAR = """(root) => [...document.querySelectorAll('.sidebar-tree li'
         ("", "reference/navpkg.serving/index.html"),
         ("", "reference/index.html"),
         ("", "reference/navpkg.serving/GammaScenario.html"),
+        ("", "genindex.html"),
+        ("", "_modules/navpkg/training.html"),
         ("-dirhtml", "reference/navpkg.training/BetaScenario/index.html"),
     ],
 )
@@ -173,4 +182,7 @@ def test_the_filled_sidebar_is_the_one_furo_draws(
     assert len(seen["furo"]) > 5
     assert seen["shared"] == seen["furo"]
     current = [entry for entry in seen["shared"] if "current-page" in entry["item"]]
-    assert len(current) == 1 and current[0]["href"].endswith("#")
+    if page.startswith("reference/"):
+        assert len(current) == 1 and current[0]["href"].endswith("#")
+    else:  # not in any toctree
+        assert current == []

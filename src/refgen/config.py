@@ -92,7 +92,8 @@ class Settings:
     shared_navigation: bool = _setting(
         True,
         "true or false",
-        "With the furo theme, generated pages take the site's navigation from one file, "
+        "With the furo theme, generated pages (refgen's, and Sphinx's indices, search and "
+        "highlighted source) take the site's navigation from one file, "
         "_static/refgen-navigation.js, written once per build, instead of each page "
         "carrying the whole contents tree: a library of hundreds of classes builds several "
         "times faster, and a page's size no longer grows with the number of pages. Without "

@@ -20,11 +20,11 @@ import hashlib
 import sys
 import traceback
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pint
 
@@ -48,6 +48,18 @@ from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import values
 from refgen.evaluate.values import EntryValues, Quote, Value
 from refgen.render.math_elements import UnitSymbols
+
+T = TypeVar("T")
+
+
+class Progress(Protocol):
+    """Wraps the items of a long phase, named by ``summary``, reporting each as it is taken."""
+
+    def __call__(self, items: Sequence[T], summary: str) -> Iterable[T]: ...
+
+
+def no_progress(items: Sequence[T], summary: str) -> Iterable[T]:
+    return items
 
 
 @dataclass(frozen=True)
@@ -109,11 +121,12 @@ class Project:
     def __init__(
         self,
         settings: Settings,
-        progress: Callable[[list[str]], Iterable[str]] = iter,
+        progress: Progress | None = None,
     ) -> None:
         self.settings = settings
-        self.progress = progress
-        """Wraps the list of modules while they are imported, so a caller can report each."""
+        self.progress: Progress = progress or no_progress
+        """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
+        caller can report each."""
         self.cache = AnalysisCache()
         self.units = UnitSymbols()
         """Unit symbols for equations, remembered for the pages of this project."""
@@ -139,7 +152,8 @@ class Project:
         if self._loaded:
             return self
         self._loaded = True
-        for name in self.progress(list(dict.fromkeys(self.settings.modules))):
+        modules = list(dict.fromkeys(self.settings.modules))
+        for name in self.progress(modules, "importing scenario modules"):
             # Importing runs the module's code: bounded like any other user code.
             module, error = call_user_code(
                 discovery.import_module, name, timeout=self.settings.eval_timeout
@@ -263,7 +277,7 @@ class Project:
 
     def scenarios(self) -> list[ScenarioDoc]:
         """Every scenario class that can be analysed (the others are in :attr:`problems`)."""
-        return self._analysed(self.classes)
+        return self._analysed(self.progress(self.classes, "analysing scenario classes"))
 
     def _analysed(self, classes: Iterable[type]) -> list[ScenarioDoc]:
         """The records of ``classes`` that can be analysed; a problem for each other one."""
@@ -408,7 +422,8 @@ class Project:
         )
         found: dict[str, str] = {}
         # A category shows its classes' figures: their fingerprints are taken first.
-        for page in sorted(pages, key=lambda planned: planned.kind == "category"):
+        in_order = sorted(pages, key=lambda planned: planned.kind == "category")
+        for page in self.progress(in_order, "fingerprinting pages"):
             units, _error = call_user_code(
                 self._page_units, page, reach, found, registry_statements
             )

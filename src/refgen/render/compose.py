@@ -118,29 +118,27 @@ def _helpers(project: Project, module_name: str) -> ComposedPage:
 
 def page_digest(composed: ComposedPage) -> str:
     """A fingerprint of everything the page shows and reports, locations included."""
-    hashed = hashlib.sha256()
-    for piece in _pieces(composed):
-        hashed.update(piece.encode("utf-8", "surrogateescape"))
-        hashed.update(b"\0")
-    return hashed.hexdigest()
+    pieces: list[str] = []
+    _add_pieces(composed, pieces)
+    return hashlib.sha256("\0".join(pieces).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def _pieces(value: Any) -> Iterable[str]:
+def _add_pieces(value: Any, pieces: list[str]) -> None:
     """``value`` as a deterministic sequence of strings (blocks, elements, mappings)."""
     if isinstance(value, ET.Element):
-        yield serialize(value)
+        pieces.append(serialize(value))
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        yield type(value).__name__
+        pieces.append(type(value).__name__)
         for spec in dataclasses.fields(value):
-            yield spec.name
-            yield from _pieces(getattr(value, spec.name))
+            pieces.append(spec.name)
+            _add_pieces(getattr(value, spec.name), pieces)
     elif isinstance(value, Mapping):
         for key in sorted(value, key=repr):
-            yield repr(key)
-            yield from _pieces(value[key])
+            pieces.append(repr(key))
+            _add_pieces(value[key], pieces)
     elif isinstance(value, tuple | list):
-        yield f"[{len(value)}"
+        pieces.append(f"[{len(value)}")
         for item in value:
-            yield from _pieces(item)
+            _add_pieces(item, pieces)
     else:
-        yield repr(value)
+        pieces.append(repr(value))

@@ -3,7 +3,8 @@
 With furo, each page's sidebar lists the site's whole contents tree, and Sphinx
 copies that tree again for every page it writes. For a library of hundreds of
 classes the tree is most of each page's bytes and most of the build's time
-(``bench/RESULTS.md``). Generated pages instead carry a placeholder and one
+(``bench/RESULTS.md``). Generated pages (refgen's, and those Sphinx makes:
+indices, search, highlighted source) instead carry a placeholder and one
 script tag: the tree is rendered once, as furo renders it, into
 ``_static/refgen-navigation.js``, with links relative to the site's root, and
 the script (``navigation.js``) puts it in the sidebar and marks the current page
@@ -52,8 +53,10 @@ def navigation_is_shared(app: Sphinx) -> bool:
 
 
 def shares_navigation(app: Sphinx, pagename: str) -> bool:
-    """Whether this page's sidebar takes the shared tree."""
-    return navigation_is_shared(app) and pagename in records.planned_pages(app.env)
+    """Whether this page's sidebar takes the shared tree: refgen's pages and the pages
+    Sphinx makes (indices, search, highlighted source); hand-written pages keep furo's."""
+    generated = pagename in records.planned_pages(app.env) or pagename not in app.env.all_docs
+    return generated and navigation_is_shared(app)
 
 
 def skip_theme_navigation(
