@@ -66,6 +66,10 @@ class Reach:
         self.roots = tuple(roots)
         self._edges: dict[NodeKey, tuple[Unit, tuple[Site, ...]]] = {}
         self._modules_by_file: dict[str, str] | None = None
+        self._inside_roots: dict[str, bool] = {}
+        self._resolved_paths: dict[str, str] = {}
+        """Path as given -> resolved: resolving touches the disk, and the same few files
+        are asked about thousands of times."""
 
     # ------------------------------------------------------------------ starting points
 
@@ -96,7 +100,7 @@ class Reach:
                 resolved = str(Path(file).resolve()) if file else ""
                 if resolved.startswith(prefixes):
                     self._modules_by_file[resolved] = name
-        return self._modules_by_file.get(str(Path(path).resolve()), "")
+        return self._modules_by_file.get(self._resolved(path), "")
 
     def of_module_statements(self, module_name: str) -> frozenset[Unit]:
         """A module's top-level statements other than definitions and imports (a registry
@@ -144,8 +148,15 @@ class Reach:
     def _inside(self, path: str | None) -> bool:
         if not path:
             return False
-        resolved = Path(path).resolve()
-        return any(resolved.is_relative_to(root) for root in self.roots)
+        if path not in self._inside_roots:
+            resolved = Path(self._resolved(path))
+            self._inside_roots[path] = any(resolved.is_relative_to(root) for root in self.roots)
+        return self._inside_roots[path]
+
+    def _resolved(self, path: str) -> str:
+        if path not in self._resolved_paths:
+            self._resolved_paths[path] = str(Path(path).resolve())
+        return self._resolved_paths[path]
 
     def _source(self, path: str) -> ModuleSource | None:
         source, error = call_user_code(self.read, path)

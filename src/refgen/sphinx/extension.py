@@ -89,6 +89,20 @@ def unfreeze(app: Sphinx, exception: BaseException | None) -> None:
     gc.unfreeze()
 
 
+def release_written_doctrees(app: Sphinx, doctree: object) -> None:
+    """Let go of the doctrees read before this one; Sphinx reads them back from disk.
+
+    Sphinx keeps every doctree it reads in memory until it writes the page
+    (``BuildEnvironment._write_doc_doctree_cache``), so a site of many pages
+    holds all of them at once: most of a build's peak memory
+    (bench/RESULTS.md). Each was pickled to the doctree folder before the next
+    page is read; when it is missing from the cache, Sphinx unpickles it.
+    """
+    cache = getattr(app.env, "_write_doc_doctree_cache", None)
+    if isinstance(cache, dict):
+        cache.clear()
+
+
 def report_checks(project: Project) -> None:
     """What ``refgen check`` finds beyond the problems already reported, as warnings."""
     rules = {str(kind) for kind in CheckKind}
@@ -171,6 +185,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-merge-info", records.merge)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
+    app.connect("doctree-read", release_written_doctrees)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
     app.connect("build-finished", records.stop_write_capture)
