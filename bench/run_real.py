@@ -80,7 +80,8 @@ class Build:
 
 def sphinx(src: Path, out: Path, package_root: Path) -> Build:
     """One HTML build in its own process, as bench/run.py runs them, keeping the warnings."""
-    env = dict(os.environ, PYTHONPATH=str(package_root), PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1")
+    env = dict(os.environ, PYTHONPATH=python_path(package_root), PYTHONDONTWRITEBYTECODE="1")
+    env["NO_COLOR"] = "1"
     command = [sys.executable, "-m", "sphinx", "-b", "html", str(src), str(out)]
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
@@ -98,6 +99,11 @@ def sphinx(src: Path, out: Path, package_root: Path) -> Build:
     cpu = usage.ru_utime + usage.ru_stime
     load = os.getloadavg()[0]
     return Build(seconds, cpu, load, usage.ru_maxrss / 1024, docnames, warnings, returncode)
+
+
+def python_path(package_root: Path) -> str:
+    """The library first, then the caller's PYTHONPATH (to measure another checkout of refgen)."""
+    return os.pathsep.join(filter(None, [str(package_root), os.environ.get("PYTHONPATH")]))
 
 
 def _warning_type(message: str, kind: str) -> str:
@@ -196,7 +202,7 @@ def measure_round(projects: dict[str, Project], number: int) -> Round:
 
 def timed(command: list[str], cwd: Path, package_root: Path, repeat: int) -> float:
     """Median wall time of ``command`` run ``repeat`` times in fresh processes."""
-    env = dict(os.environ, PYTHONPATH=str(package_root), NO_COLOR="1")
+    env = dict(os.environ, PYTHONPATH=python_path(package_root), NO_COLOR="1")
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refgen.analysis.equations import extract_equation
-from refgen.analysis.source import ModuleSource, class_properties, find_class
+from refgen.analysis.source import ModuleSource, class_properties
 
 
 def properties_of(body: str) -> dict[str, object]:
     source = "class Thing:\n" + textwrap.indent(textwrap.dedent(body), "    ")
     module = ModuleSource("thing.py", source, ast.parse(source))
-    classdef = find_class(module.tree, "Thing")
+    classdef = module.find_class("Thing")
     assert classdef is not None
     return {p.name: extract_equation(module, p.node) for p in class_properties(classdef)}
 

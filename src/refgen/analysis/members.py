@@ -26,7 +26,6 @@ from refgen.analysis.source import (
     PropertySource,
     class_fields,
     class_properties,
-    find_class,
     is_class_variable,
     last_name,
 )
@@ -98,7 +97,7 @@ def read_class_source(cls: type, module_source: Callable[[str], ModuleSource]) -
         module = module_source(path) if path else None
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         module = None
-    node = find_class(module.tree, cls.__qualname__) if module else None
+    node = module.find_class(cls.__qualname__) if module else None
     return ClassSource(cls, module if node else None, node)
 
 

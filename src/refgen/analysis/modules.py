@@ -13,7 +13,7 @@ from refgen.analysis.docstrings import parse_docstring
 from refgen.analysis.equations import extract_steps
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import HelperDoc, ModuleDoc, ScenarioDoc, SourceLocation
-from refgen.analysis.source import ModuleSource, docstring_node, find_function
+from refgen.analysis.source import ModuleSource, docstring_node
 
 Reader = Callable[[str], ModuleSource]
 
@@ -54,7 +54,7 @@ def _signature_as_written(node: Any) -> str:
 def analyse_helper(read: Reader, function: Any) -> HelperDoc:
     """The reference record of a helper function."""
     source = object_source(read, function)
-    node = find_function(source.tree, function.__name__)
+    node = source.find_function(function.__name__)
     doc_node = docstring_node(node.body) if node else None
     qualname = discovery.dotted_path(function)
     line = node.lineno if node else 1

@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.source import ModuleSource, find_class
+from refgen.analysis.source import ModuleSource
 
 Unit = tuple[str, int, str]
 """One piece of source: its file, first line and text."""
@@ -85,10 +85,10 @@ class Reach:
         source = self._source(path)
         if source is None:
             return frozenset()
-        for node in ast.walk(source.tree):
-            if isinstance(node, ast.stmt) and node.lineno == line:
-                return self._collect([(source, node, self.module_named(path))])
-        return frozenset()
+        node = source.statement_at(line)
+        if node is None:
+            return frozenset()
+        return self._collect([(source, node, self.module_named(path))])
 
     def module_named(self, path: str) -> str:
         """The name of the imported project module whose file is ``path`` ("" if none)."""
@@ -170,7 +170,7 @@ class Reach:
         sites: list[Site] = []
         for klass in cls.__mro__:
             source = self._module_source(klass.__module__)
-            node = find_class(source.tree, klass.__qualname__) if source else None
+            node = source.find_class(klass.__qualname__) if source else None
             if source is not None and node is not None:
                 sites.append((source, node, klass.__module__))
         return sites

@@ -18,7 +18,6 @@ from refgen.analysis.source import (
     AssignmentSource,
     class_assignments,
     docstring_node,
-    find_class,
     imported_modules,
 )
 
@@ -30,7 +29,7 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
     location = None
     if inspect.isclass(registry):
         source = object_source(read, registry)
-        classdef = find_class(source.tree, registry.__qualname__)
+        classdef = source.find_class(registry.__qualname__)
         if classdef is not None:
             assignments = class_assignments(source, classdef)
             location = SourceLocation(source.path, classdef.lineno)

@@ -44,6 +44,55 @@ class ModuleSource:
         parts = [lines[first][start:], *lines[first + 1 : last], lines[last][:end_col]]
         return b"".join(parts).decode()
 
+    @functools.cached_property
+    def _top_level(self) -> dict[tuple[type[ast.stmt], str], ast.stmt]:
+        """The first top-level class and function of each name: looked up once per class
+        and helper, in modules of hundreds of classes."""
+        found: dict[tuple[type[ast.stmt], str], ast.stmt] = {}
+        for node in self.tree.body:
+            if isinstance(node, ast.ClassDef | ast.FunctionDef):
+                found.setdefault((type(node), node.name), node)
+        return found
+
+    @functools.cached_property
+    def _statements_by_line(self) -> dict[int, ast.stmt]:
+        found: dict[int, ast.stmt] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.stmt):
+                found.setdefault(node.lineno, node)
+        return found
+
+    def find_class(self, qualname: str) -> ast.ClassDef | None:
+        """The class definition for a (possibly nested) qualified name.
+
+        Classes defined inside functions (``f.<locals>.C``) are found by name when
+        exactly one class of that name exists in the module.
+        """
+        if "<locals>" in qualname:
+            name = qualname.rpartition(".")[2]
+            matches = [
+                n for n in ast.walk(self.tree) if isinstance(n, ast.ClassDef) and n.name == name
+            ]
+            return matches[0] if len(matches) == 1 else None
+        outer, *inner = qualname.split(".")
+        found = self._top_level.get((ast.ClassDef, outer))
+        for part in inner:
+            if not isinstance(found, ast.ClassDef):
+                return None
+            found = next(
+                (n for n in found.body if isinstance(n, ast.ClassDef) and n.name == part), None
+            )
+        return found if isinstance(found, ast.ClassDef) else None
+
+    def find_function(self, name: str) -> ast.FunctionDef | None:
+        """The top-level function definition called ``name``."""
+        found = self._top_level.get((ast.FunctionDef, name))
+        return found if isinstance(found, ast.FunctionDef) else None
+
+    def statement_at(self, line: int) -> ast.stmt | None:
+        """The first statement (in ``ast.walk`` order) that starts at ``line``."""
+        return self._statements_by_line.get(line)
+
 
 @dataclass(frozen=True)
 class FieldSource:
@@ -95,33 +144,6 @@ def dotted_name(node: ast.expr) -> str | None:
         owner = dotted_name(node.value)
         return f"{owner}.{node.attr}" if owner else None
     return None
-
-
-def find_class(tree: ast.Module, qualname: str) -> ast.ClassDef | None:
-    """The class definition for a (possibly nested) qualified name.
-
-    Classes defined inside functions (``f.<locals>.C``) are found by name when
-    exactly one class of that name exists in the module.
-    """
-    if "<locals>" in qualname:
-        name = qualname.rpartition(".")[2]
-        matches = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name]
-        return matches[0] if len(matches) == 1 else None
-    scope: list[ast.stmt] = tree.body
-    found: ast.ClassDef | None = None
-    for part in qualname.split("."):
-        found = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == part), None)
-        if found is None:
-            return None
-        scope = found.body
-    return found
-
-
-def find_function(tree: ast.Module, name: str) -> ast.FunctionDef | None:
-    return next(
-        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name),
-        None,
-    )
 
 
 def docstring_node(body: list[ast.stmt]) -> ast.Constant | None:
