@@ -43,7 +43,7 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
-from refgen.analysis.reach import Reach, Unit, data_files_digest, digest
+from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, digest
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import values
 from refgen.evaluate.values import EntryValues, Quote, Value
@@ -433,6 +433,22 @@ class Project:
                 else f"unknown: {uuid.uuid4()}"
             )
         return found
+
+    def source_files(self) -> list[str]:
+        """The files what this project shows is computed from, as far as they can be
+        known: every imported module inside its source folders (:func:`source_folders`),
+        the data files of its packages, and the package folders themselves (a file added
+        to one can be found by code that lists it)."""
+        roots = self.package_roots()
+        folders = source_folders(roots)
+        found = [str(path) for path in [*roots, *data_files(roots)]]
+        for module in list(sys.modules.values()):
+            file = getattr(module, "__file__", None)
+            if isinstance(file, str) and any(
+                Path(discovery.resolved_path(file)).is_relative_to(folder) for folder in folders
+            ):
+                found.append(discovery.resolved_path(file))
+        return sorted(set(found))
 
     def package_roots(self) -> list[Path]:
         """The folders of the packages that hold the documented modules and the registry."""

@@ -18,6 +18,7 @@ function's own imports), never by calling the user's code: a module's
 from __future__ import annotations
 
 import ast
+import collections
 import functools
 import hashlib
 import importlib.util
@@ -331,12 +332,31 @@ def _is_package(module_name: str) -> bool:
     return hasattr(sys.modules.get(module_name), "__path__")
 
 
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+"""Fields that hold nested statements (or handlers and match cases, which hold them)."""
+
+
+def _import_statements(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements in ``node``, in ``ast.walk`` order, without walking every
+    expression (most of a body's nodes, and this runs for every property)."""
+    queue = collections.deque([node])
+    while queue:
+        current = queue.popleft()
+        if isinstance(current, ast.Import | ast.ImportFrom):
+            yield current
+            continue
+        for field in _BODIES:
+            children = getattr(current, field, None)
+            if isinstance(children, list):
+                queue.extend(children)
+
+
 def local_imports(node: ast.AST, module_name: str) -> dict[str, Any]:
     """Names bound by ``import`` statements inside a function or class body."""
     if isinstance(node, ast.Module):
         return {}
     bound: dict[str, Any] = {}
-    for child in ast.walk(node):
+    for child in _import_statements(node):
         if isinstance(child, ast.ImportFrom):
             origin = _imported_module(child, module_name)
             module = _imported(origin)
@@ -367,10 +387,10 @@ def digest(units: Iterable[Unit], *extra: str) -> str:
     return hashed.hexdigest()
 
 
-def data_files_digest(roots: Iterable[Path]) -> str:
-    """A fingerprint of the files in the project's packages that are not Python source
-    (unit definitions, tables): code may read any of them."""
-    hashed = hashlib.sha256()
+def data_files(roots: Iterable[Path]) -> list[Path]:
+    """The files in the project's packages that are not Python source (unit
+    definitions, tables): code may read any of them."""
+    found = []
     for root in sorted(set(roots)):
         if not root.is_dir():
             continue
@@ -380,6 +400,15 @@ def data_files_digest(roots: Iterable[Path]) -> str:
                 and path.suffix not in (".py", ".pyc")
                 and "__pycache__" not in path.parts
             ):
-                hashed.update(f"{path.relative_to(root)}\0".encode())
-                hashed.update(path.read_bytes())
+                found.append(path)
+    return found
+
+
+def data_files_digest(roots: Iterable[Path]) -> str:
+    """A fingerprint of :func:`data_files`: their names and bytes."""
+    hashed = hashlib.sha256()
+    for root in sorted(set(roots)):
+        for path in data_files([root]):
+            hashed.update(f"{path.relative_to(root)}\0".encode())
+            hashed.update(path.read_bytes())
     return hashed.hexdigest()

@@ -70,6 +70,12 @@ def parser() -> argparse.ArgumentParser:
         help="print the class's (or the entry's class's) whole reference page as text, "
         "values included: the same page the site shows",
     )
+    show.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="look NAME up afresh, without reading or writing .refgen_cache/ (kept beside "
+        "pyproject.toml; a page is used again only while every file it came from is unchanged)",
+    )
     search = commands.add_parser(
         "search", parents=[common], help="list classes, attributes and entries mentioning WORD"
     )

@@ -4,6 +4,7 @@ The summaries are built as blocks (:mod:`refgen.render.summaries`) and printed
 by :class:`~refgen.render.text.SummaryWriter`; ``--page`` prints the class's
 whole page (:func:`refgen.render.scenario_page.scenario_page`) with
 :class:`~refgen.render.text.TextWriter`. Both walk the blocks the site is built from.
+The page is kept on disk until a file it came from changes (:mod:`refgen.cli.cache`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.model import DerivedDoc
+from refgen.cli.cache import cached_page, folder_for, lookup_key
 from refgen.cli.common import EXIT_OK, Target, build_project, emit, resolve_target, where
 from refgen.evaluate import values
 from refgen.project import Project
@@ -30,16 +32,34 @@ from refgen.render.text import SummaryWriter, TextWriter
 
 def run(args: argparse.Namespace) -> int:
     project = build_project(args)
-    target = resolve_target(project, args.name)
-    if getattr(args, "page", False) and target.scenario is not None:
+    whole_page = bool(getattr(args, "page", False))
+
+    def compute() -> tuple[tuple[bool, Page], list[str]]:
+        return lookup(project, args.name, whole_page), project.source_files()
+
+    if getattr(args, "no_cache", False):
+        (is_page, page), _ = compute()
+    else:
+        key = lookup_key(project.settings, "show", args.name, str(whole_page))
+        is_page, page = cached_page(folder_for(project.settings), key, compute)
+    if is_page:
+        sys.stdout.write(TextWriter().page(page))
+    else:
+        emit(SummaryWriter().page(page))
+    return EXIT_OK
+
+
+def lookup(project: Project, name: str, whole_page: bool) -> tuple[bool, Page]:
+    """What ``NAME`` names: the class's whole page (True) when asked for and there is
+    one, else its summary page (False)."""
+    target = resolve_target(project, name)
+    if whole_page and target.scenario is not None:
         scenario = target.scenario
         page = scenario_page(
             scenario, project.values(scenario), project.settings.value_precision, project.units
         )
-        sys.stdout.write(TextWriter().page(page))
-        return EXIT_OK
-    emit(SummaryWriter().page(summary(project, target)))
-    return EXIT_OK
+        return True, page
+    return False, summary(project, target)
 
 
 def summary(project: Project, target: Target) -> Page:

@@ -1,0 +1,137 @@
+"""The command line's disk cache: a lookup's page, kept until a file it came from changes.
+
+``refgen show NAME`` imports the library, reads its registry and parses its
+modules: seconds, for a library of hundreds of classes. What it prints is a
+page of blocks, plain data, so the page is kept in ``.refgen_cache/`` beside
+``pyproject.toml`` (or in the current folder), with the files the lookup
+read: every module of the project that was imported (the files a build's
+fingerprints are taken from, :mod:`refgen.analysis.reach`) and the data files
+of its packages, each with a digest of its bytes, and the package folders,
+with a digest of the names of the files in them. The next lookup of the same
+name, with the same options, settings, folder, ``sys.path`` and versions of
+refgen, pint and Python, uses the page when every one of those files still
+has its digest, without importing anything of the library. A file changed,
+added among the data files or gone means the lookup runs again.
+
+The cache is an aid, never a source of errors: a file that cannot be read or
+written is ignored, and ``--no-cache`` leaves it alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from refgen import __version__
+from refgen.config import Settings
+
+FOLDER = ".refgen_cache"
+FORMAT = 1
+"""Bumped whenever what is stored changes shape."""
+_IGNORE_ALL = "# Written by refgen: nothing here belongs in version control.\n*\n"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A stored page and the digests of the files it was computed from."""
+
+    files: dict[str, str]
+    page: Any
+
+
+def folder_for(settings: Settings) -> Path:
+    """Beside the settings' ``pyproject.toml``, or in the current folder."""
+    base = settings.source.parent if settings.source else Path.cwd()
+    return base / FOLDER
+
+
+def lookup_key(settings: Settings, *query: str) -> str:
+    """What the page depends on besides the files: the query, settings, folder, versions."""
+    parts = [
+        str(FORMAT),
+        __version__,
+        _version("pint"),
+        sys.version,
+        repr(settings),
+        os.getcwd(),
+        *sys.path,
+        "\0",
+        *query,
+    ]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+def cached_page(folder: Path, key: str, compute: Callable[[], tuple[Any, Iterable[str]]]) -> Any:
+    """The page stored under ``key`` if its files are unchanged; else ``compute()``'s, stored.
+
+    ``compute`` returns the page and the files it was computed from.
+    """
+    stored = _load(folder / f"{key}.pickle")
+    if stored is not None and _unchanged(stored.files):
+        return stored.page
+    page, files = compute()
+    digests = {path: digest for path in sorted(set(files)) if (digest := _digest(path))}
+    _store(folder, f"{key}.pickle", Entry(digests, page))
+    return page
+
+
+def _load(path: Path) -> Entry | None:
+    try:
+        with path.open("rb") as file:
+            found = pickle.load(file)
+    except Exception:  # missing, unreadable, from another version: as if absent
+        return None
+    return found if isinstance(found, Entry) else None
+
+
+def _unchanged(files: dict[str, str]) -> bool:
+    return all(_digest(path) == digest for path, digest in files.items())
+
+
+def _digest(path: str) -> str:
+    """The bytes of a file; for a folder, the names of the files in it (at any depth)."""
+    try:
+        found = Path(path)
+        if found.is_dir():
+            names = sorted(
+                p.relative_to(found).as_posix()
+                for p in found.rglob("*")
+                if "__pycache__" not in p.parts and p.suffix != ".pyc"
+            )
+            return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
+        return hashlib.sha256(found.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _store(folder: Path, name: str, entry: Entry) -> None:
+    try:
+        data = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        folder.mkdir(exist_ok=True)
+        ignore = folder / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text(_IGNORE_ALL, encoding="utf-8")
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    except Exception:  # a page that cannot be pickled, a read-only folder: no cache
+        return
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, folder / name)
+    except OSError:
+        Path(temporary).unlink(missing_ok=True)

@@ -1,0 +1,88 @@
+"""Reach's shortcuts agree with the plain walks they replace, on real code.
+
+Looking up imports inside bodies and definitions by name happens for every
+class and property of a library of hundreds of classes, so both avoid
+walking whole trees; these tests hold them to the straightforward versions
+over every function and class of refgen and of our scenario library.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from refgen.analysis.reach import _import_statements
+from refgen.analysis.source import ModuleSource
+from tests.conftest import REPO
+
+SOURCES = sorted((REPO / "src").rglob("*.py"))
+
+
+def parsed(path: Path) -> ModuleSource:
+    text = path.read_text(encoding="utf-8")
+    return ModuleSource(str(path), text, ast.parse(text))
+
+
+NESTED = '''
+def f(x):
+    import a
+    if x:
+        from b import c
+    else:
+        import d.e as e
+    try:
+        import g
+    except ImportError:
+        from . import h
+    finally:
+        import i
+    for _ in x:
+        with open(x) as y:
+            import j
+    match x:
+        case 1:
+            import k
+    class Inner:
+        import m
+        def method(self):
+            import n
+    return lambda: [z for z in x]
+'''
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_imports_in_bodies_are_those_a_full_walk_finds(path: Path) -> None:
+    tree = parsed(path).tree
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            walked = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+            assert list(_import_statements(node)) == walked
+
+
+def test_imports_in_every_kind_of_block_are_found() -> None:
+    function = ast.parse(NESTED).body[0]
+    names = [
+        alias.asname or alias.name
+        for statement in _import_statements(function)
+        for alias in statement.names
+    ]
+    assert sorted(names) == ["a", "c", "e", "g", "h", "i", "j", "k", "m", "n"]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_definitions_and_statements_by_name_and_line_match_a_scan(path: Path) -> None:
+    source = parsed(path)
+    body = source.tree.body
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            first = next(n for n in body if isinstance(n, ast.ClassDef) and n.name == node.name)
+            assert source.find_class(node.name) is first
+        if isinstance(node, ast.FunctionDef):
+            first = next(n for n in body if isinstance(n, ast.FunctionDef) and n.name == node.name)
+            assert source.find_function(node.name) is first
+    statements = [n for n in ast.walk(source.tree) if isinstance(n, ast.stmt)]
+    for line in sorted({n.lineno for n in statements})[:60]:
+        first = next(n for n in statements if n.lineno == line)
+        assert source.statement_at(line) is first
