@@ -26,14 +26,20 @@ from tests.conftest import DOCS, REPO
 
 FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+): \[(?P<kind>[a-z-]+)\] (?P<message>.+)$")
 
+# Lookups without the disk cache: each one computes, imports the scenarios and leaves
+# nothing in the checkout (tests/test_cli_cache.py tests the cache).
 COMMANDS = {
-    "show-entry": ("show", "PhoneFullUpdateWorkingSet"),
-    "show-class": ("show", "UpdateWorkingSetScenario"),
-    "show-attribute": ("show", "scenarios.training.UpdateWorkingSetScenario.step_floor"),
-    "show-entry-attribute": ("show", "PhoneFullUpdateWorkingSet.step_floor"),
-    "show-helper-attribute": ("show", "UpdateWorkingSetScenario.step_traffic"),
-    "show-unknown": ("show", "UpdateWorkingSet"),
-    "show-unknown-attribute": ("show", "UpdateWorkingSetScenario.step_flor"),
+    "show-entry": ("show", "--no-cache", "PhoneFullUpdateWorkingSet"),
+    "show-class": ("show", "--no-cache", "UpdateWorkingSetScenario"),
+    "show-attribute": (
+        "show",
+        "--no-cache",
+        "scenarios.training.UpdateWorkingSetScenario.step_floor",
+    ),
+    "show-entry-attribute": ("show", "--no-cache", "PhoneFullUpdateWorkingSet.step_floor"),
+    "show-helper-attribute": ("show", "--no-cache", "UpdateWorkingSetScenario.step_traffic"),
+    "show-unknown": ("show", "--no-cache", "UpdateWorkingSet"),
+    "show-unknown-attribute": ("show", "--no-cache", "UpdateWorkingSetScenario.step_flor"),
     "search": ("search", "BandWidth"),
     "search-nothing": ("search", "no-such-word-anywhere"),
     "check": ("check",),
@@ -99,7 +105,7 @@ def class_line(name: str) -> int:
 
 
 def test_show_page_prints_the_class_page_from_the_same_blocks_as_the_site() -> None:
-    result = refgen("show", "PhoneFullUpdateWorkingSet", "--page")
+    result = refgen("show", "--no-cache", "PhoneFullUpdateWorkingSet", "--page")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     titles = [lines[i - 1] for i, line in enumerate(lines) if line and set(line) == {"-"}]

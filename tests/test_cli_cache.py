@@ -140,3 +140,17 @@ def test_a_cache_folder_that_cannot_be_made_leaves_the_lookup_alone(
     assert "42" in show(project, "Small").stdout
     assert "42" in show(project, "Small").stdout
     assert imports(project) == 4
+
+
+def test_a_lookup_where_a_value_ran_out_of_time_is_not_kept(project: ScenarioProject) -> None:
+    (project.root / "pyproject.toml").write_text("[tool.refgen]\neval_timeout = 1\n")
+    boxes = project.module_path("boxes")
+    boxes.write_text(
+        boxes.read_text().replace(
+            "        return doubled(self.items)",
+            "        import time\n\n        time.sleep(30)\n        return doubled(self.items)",
+        )
+    )
+    assert "not available" in show(project, "Small").stdout
+    show(project, "Small")
+    assert imports(project) == 4

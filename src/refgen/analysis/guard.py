@@ -28,9 +28,15 @@ T = TypeVar("T")
 class TimedOut(BaseException):
     """The user's code ran past its time limit."""
 
+    raised = 0
+    """How often one was raised in this process: a result computed while this count
+    grew depends on the machine's speed, and is not worth keeping (``refgen show``'s
+    disk cache)."""
+
     def __init__(self, seconds: float) -> None:
         super().__init__(f"did not finish within {seconds:g} s")
         self.seconds = seconds
+        TimedOut.raised += 1
 
 
 @dataclass

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from refgen import __version__
+from refgen.analysis.guard import TimedOut
 from refgen.config import Settings
 
 FOLDER = ".refgen_cache"
@@ -79,14 +80,18 @@ def _version(distribution: str) -> str:
 def cached_page(folder: Path, key: str, compute: Callable[[], tuple[Any, Iterable[str]]]) -> Any:
     """The page stored under ``key`` if its files are unchanged; else ``compute()``'s, stored.
 
-    ``compute`` returns the page and the files it was computed from.
+    ``compute`` returns the page and the files it was computed from. A page during
+    whose computation user code ran out of time is not stored: on a less busy
+    machine the value may be there.
     """
     stored = _load(folder / f"{key}.pickle")
     if stored is not None and _unchanged(stored.files):
         return stored.page
+    timeouts = TimedOut.raised
     page, files = compute()
-    digests = {path: digest for path in sorted(set(files)) if (digest := _digest(path))}
-    _store(folder, f"{key}.pickle", Entry(digests, page))
+    if TimedOut.raised == timeouts:
+        digests = {path: digest for path in sorted(set(files)) if (digest := _digest(path))}
+        _store(folder, f"{key}.pickle", Entry(digests, page))
     return page
 
 
