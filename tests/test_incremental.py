@@ -368,12 +368,21 @@ def reference_texts(outdir: Path) -> dict[str, str]:
     }
 
 
+def highlighted_sources(outdir: Path) -> dict[str, str]:
+    """The main part of every highlighted source page (viewcode's), as HTML, by path."""
+    return {
+        path.relative_to(outdir).as_posix(): str(main(read_html(path)))
+        for path in sorted((outdir / "_modules").rglob("*.html"))
+    }
+
+
 def assert_same_as_clean(project: ScenarioProject, result: BuildResult, *options: str) -> None:
     """``result``, an incremental build with ``options``, gives what a clean one gives."""
     outdir = project.root / "_build" / "clean"
     shutil.rmtree(outdir, ignore_errors=True)  # clean: nothing left from an earlier build
     clean = project.build("html", "-E", *options, outdir=outdir)
     assert reference_texts(result.outdir) == reference_texts(clean.outdir)
+    assert highlighted_sources(result.outdir) == highlighted_sources(clean.outdir)
     assert sorted(result.warnings) == sorted(
         w.replace(str(clean.outdir), str(result.outdir)) for w in clean.warnings
     )

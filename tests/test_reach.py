@@ -1,9 +1,11 @@
-"""Reach's shortcuts agree with the plain walks they replace, on real code.
+"""Shortcuts in reading source agree with what they replace, on real code.
 
 Looking up imports inside bodies and definitions by name happens for every
 class and property of a library of hundreds of classes, so both avoid
-walking whole trees; these tests hold them to the straightforward versions
-over every function and class of refgen and of our scenario library.
+walking whole trees; the lines of each definition that viewcode's pages
+mark are read from the syntax tree rather than by Sphinx's tokenizer. These
+tests hold each to the straightforward version (or to Sphinx's) over every
+module of refgen, of our scenario library and of the tests.
 """
 
 from __future__ import annotations
@@ -12,12 +14,17 @@ import ast
 from pathlib import Path
 
 import pytest
+from sphinx.pycode import ModuleAnalyzer
 
 from refgen.analysis.reach import _import_statements
 from refgen.analysis.source import ModuleSource
 from tests.conftest import REPO
 
-SOURCES = sorted((REPO / "src").rglob("*.py"))
+SOURCES = sorted(
+    path
+    for path in [*(REPO / "src").rglob("*.py"), *(REPO / "tests").rglob("*.py")]
+    if "hostile" not in path.parts  # broken on purpose
+)
 
 
 def parsed(path: Path) -> ModuleSource:
@@ -86,3 +93,44 @@ def test_definitions_and_statements_by_name_and_line_match_a_scan(path: Path) ->
     for line in sorted({n.lineno for n in statements})[:60]:
         first = next(n for n in statements if n.lineno == line)
         assert source.statement_at(line) is first
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_definition_lines_are_those_sphinx_finds(path: Path) -> None:
+    source = parsed(path)
+    analyzer = ModuleAnalyzer.for_string(source.text, path.stem)
+    analyzer.find_tags()
+    assert source.definition_tags() == analyzer.tags
+
+
+def test_definition_lines_in_every_kind_of_block() -> None:
+    text = (
+        NESTED
+        + """
+
+@decorator(
+    "spanning lines",
+)
+def decorated():  # a comment
+    pass
+    # a trailing comment, not part of it
+
+
+def one_liner(): return 1
+class Short: pass
+
+
+if True:
+    def chosen(): ...
+else:
+    def chosen():
+        return 2
+"""
+    )
+    analyzer = ModuleAnalyzer.for_string(text, "nested")
+    analyzer.find_tags()
+    tags = ModuleSource("nested.py", text, ast.parse(text)).definition_tags()
+    assert tags == analyzer.tags
+    assert {"f", "f.Inner", "f.Inner.method", "decorated", "one_liner", "Short", "chosen"} <= set(
+        tags
+    )

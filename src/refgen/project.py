@@ -44,6 +44,7 @@ from refgen.analysis.model import (
     WarningKind,
 )
 from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, digest
+from refgen.analysis.source import parse_module
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import values
 from refgen.evaluate.values import EntryValues, Quote, Value
@@ -433,6 +434,20 @@ class Project:
                 else f"unknown: {uuid.uuid4()}"
             )
         return found
+
+    def module_text_and_tags(
+        self, module_name: str
+    ) -> tuple[str, dict[str, tuple[str, int, int]]] | None:
+        """A project module's text and where each class and function in it is written
+        (:meth:`ModuleSource.definition_tags`); None for a module outside the project."""
+        file = discovery.module_file(module_name)
+        folders = source_folders(self.package_roots())
+        if file is None or not any(Path(file).is_relative_to(f) for f in folders):
+            return None
+        # Read afresh, not from the cache: the highlighted page must show the file as it
+        # is now, and the tree of a large module is not worth keeping.
+        source = parse_module(file)
+        return source.text, source.definition_tags()
 
     def source_files(self) -> list[str]:
         """The files what this project shows is computed from, as far as they can be

@@ -62,6 +62,51 @@ class ModuleSource:
                 found.setdefault(node.lineno, node)
         return found
 
+    def definition_tags(self) -> dict[str, tuple[str, int, int]]:
+        """Where each class and function is written, as Sphinx's viewcode tags name them:
+        ``qualname -> ("class" | "def", first line, last line)``.
+
+        What :meth:`sphinx.pycode.ModuleAnalyzer.find_tags` finds, read from the
+        syntax tree rather than by Sphinx's own tokenizer: the first line is the
+        first decorator's; a function written directly in a function's body is
+        left out; of two definitions of one name, the later one counts.
+        """
+        found: dict[str, tuple[str, int, int]] = {}
+        self._add_definitions(self.tree.body, (), False, found)
+        return found
+
+    def _add_definitions(
+        self,
+        body: list[ast.stmt],
+        context: tuple[str, ...],
+        in_function: bool,
+        found: dict[str, tuple[str, int, int]],
+    ) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                kind = "class" if isinstance(node, ast.ClassDef) else "def"
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                last = node.lineno if self._is_one_liner(node) else node.end_lineno or node.lineno
+                name = (*context, node.name)
+                if not (in_function and kind == "def"):
+                    found[".".join(name)] = (kind, first, last)
+                self._add_definitions(node.body, name, kind == "def", found)
+                continue
+            for field in ("body", "handlers", "orelse", "finalbody", "cases"):
+                for child in getattr(node, field, None) or []:
+                    nested = (
+                        child.body
+                        if isinstance(child, ast.ExceptHandler | ast.match_case)
+                        else [child]
+                    )
+                    self._add_definitions(nested, context, False, found)
+
+    def _is_one_liner(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether the body starts on the line of the header's colon."""
+        first = node.body[0]
+        before = self._encoded_lines[first.lineno - 1][: first.col_offset]
+        return before.decode(errors="replace").rstrip().endswith(":")
+
     def find_class(self, qualname: str) -> ast.ClassDef | None:
         """The class definition for a (possibly nested) qualified name.
 

@@ -27,7 +27,16 @@ from refgen.analysis.model import WarningKind
 from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import PlannedPage, Project
-from refgen.sphinx import directives, examples, incremental, navigation, nodes, records, roles
+from refgen.sphinx import (
+    directives,
+    examples,
+    incremental,
+    navigation,
+    nodes,
+    records,
+    roles,
+    viewcode,
+)
 from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import set_project
 from refgen.sphinx.stubs import write_stubs
@@ -194,5 +203,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)
     app.connect("build-finished", navigation.write_shared_navigation)
     app.connect("build-finished", unfreeze)
+    app.connect("viewcode-find-source", viewcode.find_source)
     app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

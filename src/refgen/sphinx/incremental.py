@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
-from sphinx.pycode import ModuleAnalyzer
 
 from refgen.analysis.guard import call_user_code
 from refgen.render.compose import compose, page_digest
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.records import planned_pages, records, replay, write_warnings
 from refgen.sphinx.state import project_of
+from refgen.sphinx.viewcode import refresh_highlighted_source
 
 # ---------------------------------------------------------------------- events
 
@@ -67,28 +67,9 @@ def outdated_pages(
             outdated.append(docname)
             continue
         replay(record.warnings + record.example_warnings + written.get(docname, []))
-    refresh_highlighted_source(env)
+    refresh_highlighted_source(app)
     _delete_outputs(app, {d for d in removed if d in known})
     return outdated
-
-
-def refresh_highlighted_source(env: Any) -> None:
-    """Give viewcode the current text of every module it shows.
-
-    viewcode reads a module when a page that documents it is read; a module
-    edited where no page changed would otherwise keep its old text.
-    """
-    shown = getattr(env, "_viewcode_modules", {})
-    for name, entry in list(shown.items()):
-        if not entry:
-            continue
-        ModuleAnalyzer.cache.pop(("module", name), None)
-        analyzer, error = call_user_code(ModuleAnalyzer.for_module, name)
-        if analyzer is None or error is not None:
-            continue
-        if analyzer.code != entry[0]:
-            analyzer.find_tags()
-            shown[name] = (analyzer.code, analyzer.tags, *entry[2:])
 
 
 def _quotes_changed(project: Any, quotes: dict[str, str]) -> bool:
