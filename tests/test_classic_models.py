@@ -229,13 +229,28 @@ def test_gpt3_checkpoint_write_and_its_share_of_the_step_budget() -> None:
 
 
 def test_megatron_175b_hfu_is_52_8_percent() -> None:
-    # README: 51.4% MFU and "52.8%" HFU, one decimal of a percentage.
+    # README (and Korthikanti et al.'s Table 5): 51.4% MFU and "52.8%" HFU,
+    # one decimal of a percentage.
     assert Scenarios.Megatron175BUtilization.hfu_selective == pytest.approx(0.528, abs=0.0005)
 
 
 def test_megatron_1t_hfu_is_57_0_percent() -> None:
-    # README: 56.3% MFU and "57.0%" HFU, one decimal of a percentage.
+    # README (and Korthikanti et al.'s Table 5): 56.3% MFU and "57.0%" HFU,
+    # one decimal of a percentage.
     assert Scenarios.Megatron1TUtilization.hfu_selective == pytest.approx(0.570, abs=0.0005)
+
+
+def test_selective_recomputation_follows_korthikanti_appendix_a() -> None:
+    # Korthikanti et al., Appendix A: Equation 8's hardware FLOPs
+    # 72BLsh²(1 + s/3h + v/12hL) over Equation 7's model FLOPs
+    # 72BLsh²(1 + s/6h + v/12hL), exactly the factor the class uses.
+    gpt = Scenarios.Megatron175BUtilization
+    s, h, layers, v = 2048, 12288, 96, 51200
+    hardware = 1 + s / (3 * h) + v / (12 * h * layers)
+    model = 1 + s / (6 * h) + v / (12 * h * layers)
+    assert gpt.hfu_selective / gpt.model_flops_utilization == pytest.approx(
+        hardware / model, rel=1e-12
+    )
 
 
 def test_full_recomputation_adds_about_a_third() -> None:

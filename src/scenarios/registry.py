@@ -63,8 +63,8 @@ class Scenarios:
     DRAM bandwidth (JEDEC JESD209-5 data rate). The activation factors 5 and
     8 are derived, not quoted: FP32 activations of a 4-layer transformer of
     hidden size 448 (7 heads) on 128-token sequences in batches of 10 and 16,
-    by Korthikanti et al.'s per-layer count (section 4; the table number was
-    not checked against the paper)."""
+    by Korthikanti et al.'s per-layer count (section 4.1, whose Equation 1
+    gives sbh(34 + 5as/h) bytes at 2 bytes an element)."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
