@@ -180,7 +180,7 @@ def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
     assert magnitude(a100.request_latency, "s") == pytest.approx(ttft + 256 * tpot, rel=1e-12)
 
 
-# Little's law: Hennessy and Patterson, Appendix D (queuing theory)
+# Little's law: Hennessy and Patterson, 5th edition, Appendix D, section D.5
 
 
 def test_disk_utilization_is_0_8() -> None:
@@ -196,6 +196,10 @@ def test_requests_in_the_disk_system() -> None:
     queueing = magnitude(Scenarios.HennessyPattersonDiskSystem.time_in_system, "ms") - 20
     assert queueing == pytest.approx(20 * utilization / (1 - utilization), rel=1e-12)
     assert Scenarios.HennessyPattersonDiskSystem.mean_in_system == pytest.approx(4, rel=1e-12)
+    # Cross-check: an M/M/1 queue holds u/(1 - u) requests on average, 4 at u = 0.8.
+    assert Scenarios.HennessyPattersonDiskSystem.mean_in_system == pytest.approx(
+        utilization / (1 - utilization), rel=1e-12
+    )
 
 
 def test_serving_concurrency_follows_from_latency() -> None:

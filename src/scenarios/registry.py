@@ -364,9 +364,10 @@ class Scenarios:
         arrival_rate=40 / ureg.s,
         time_in_system=20 * ureg.ms,
     )
-    """Hennessy and Patterson's queueing example (Appendix D, queuing theory):
-    40 disk I/Os per second at a 20 ms service time; the disk holds 0.8
-    requests on average, its utilization."""
+    """Hennessy and Patterson's queueing example (5th edition, Appendix D,
+    section D.5, "A Little Queuing Theory"): 40 disk I/Os per second at a
+    20 ms mean service time; the disk holds 0.8 requests on average, its
+    utilization."""
 
     HennessyPattersonDiskSystem = LittlesLawScenario(
         arrival_rate=40 / ureg.s,
