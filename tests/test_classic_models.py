@@ -209,6 +209,21 @@ def test_serving_concurrency_follows_from_latency() -> None:
     assert concurrency == pytest.approx(10 * latency, rel=1e-12)
 
 
+# Independent node failures: a worked example at an illustrative rate
+
+
+def test_fleet_mtbf_follows_from_the_node_failure_rate() -> None:
+    # Worked example, exact: 2,048 nodes, each failing once in 1000 days, fail
+    # 2.048 times a day (MTBF 24/2.048 h); eight times the nodes, eight times
+    # as often.
+    assert magnitude(Scenarios.FleetJob16kGpus.mtbf, "hour") == pytest.approx(
+        24 / (2048 * 1e-3), rel=1e-12
+    )
+    assert magnitude(Scenarios.FleetJob131kGpus.mtbf, "hour") == pytest.approx(
+        24 / (16384 * 1e-3), rel=1e-12
+    )
+
+
 # Checkpoint write time: ZeRO's 16 bytes per parameter, Narayanan et al.'s step
 
 

@@ -388,21 +388,6 @@ def test_opt13b_batch_of_64_at_2048_tokens_does_not_fit_one_a100() -> None:
     assert serving.fits_in_memory is False
 
 
-# Kokolis et al., HPCA 2025: the rate is the paper's, the MTBF this model's
-
-
-def test_rsc1_mtbf_follows_from_the_node_failure_rate() -> None:
-    # No MTBF here is quoted from the paper (its projections use a fitted
-    # model of its own); these check the independent-node arithmetic exactly:
-    # 2,048 nodes at 6.5 per 1000 node-days fail 13.312 times a day.
-    assert magnitude(Scenarios.Rsc1Job16kGpus.mtbf, "hour") == pytest.approx(
-        24 / (2048 * 6.5e-3), rel=1e-12
-    )
-    assert magnitude(Scenarios.Rsc1Job131kGpus.mtbf, "hour") == pytest.approx(
-        24 / (16384 * 6.5e-3), rel=1e-12
-    )
-
-
 # Daly, FGCS 2006, and Low et al. (Distributed GraphLab), PVLDB 2012
 
 
