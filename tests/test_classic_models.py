@@ -180,7 +180,7 @@ def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
     assert magnitude(a100.request_latency, "s") == pytest.approx(ttft + 256 * tpot, rel=1e-12)
 
 
-# Little's law: Hennessy and Patterson, Appendix D (queuing theory)
+# Little's law: Hennessy and Patterson, 5th edition, Appendix D, section D.5
 
 
 def test_disk_utilization_is_0_8() -> None:
@@ -196,6 +196,10 @@ def test_requests_in_the_disk_system() -> None:
     queueing = magnitude(Scenarios.HennessyPattersonDiskSystem.time_in_system, "ms") - 20
     assert queueing == pytest.approx(20 * utilization / (1 - utilization), rel=1e-12)
     assert Scenarios.HennessyPattersonDiskSystem.mean_in_system == pytest.approx(4, rel=1e-12)
+    # Cross-check: an M/M/1 queue holds u/(1 - u) requests on average, 4 at u = 0.8.
+    assert Scenarios.HennessyPattersonDiskSystem.mean_in_system == pytest.approx(
+        utilization / (1 - utilization), rel=1e-12
+    )
 
 
 def test_serving_concurrency_follows_from_latency() -> None:
@@ -203,6 +207,21 @@ def test_serving_concurrency_follows_from_latency() -> None:
     concurrency = Scenarios.Llama2_7BServingConcurrency.mean_in_system
     latency = magnitude(Scenarios.Llama2_7BServingOnA100.request_latency, "s")
     assert concurrency == pytest.approx(10 * latency, rel=1e-12)
+
+
+# Independent node failures: a worked example at an illustrative rate
+
+
+def test_fleet_mtbf_follows_from_the_node_failure_rate() -> None:
+    # Worked example, exact: 2,048 nodes, each failing once in 1000 days, fail
+    # 2.048 times a day (MTBF 24/2.048 h); eight times the nodes, eight times
+    # as often.
+    assert magnitude(Scenarios.FleetJob16kGpus.mtbf, "hour") == pytest.approx(
+        24 / (2048 * 1e-3), rel=1e-12
+    )
+    assert magnitude(Scenarios.FleetJob131kGpus.mtbf, "hour") == pytest.approx(
+        24 / (16384 * 1e-3), rel=1e-12
+    )
 
 
 # Checkpoint write time: ZeRO's 16 bytes per parameter, Narayanan et al.'s step
@@ -229,13 +248,28 @@ def test_gpt3_checkpoint_write_and_its_share_of_the_step_budget() -> None:
 
 
 def test_megatron_175b_hfu_is_52_8_percent() -> None:
-    # README: 51.4% MFU and "52.8%" HFU, one decimal of a percentage.
+    # README (and Korthikanti et al.'s Table 5): 51.4% MFU and "52.8%" HFU,
+    # one decimal of a percentage.
     assert Scenarios.Megatron175BUtilization.hfu_selective == pytest.approx(0.528, abs=0.0005)
 
 
 def test_megatron_1t_hfu_is_57_0_percent() -> None:
-    # README: 56.3% MFU and "57.0%" HFU, one decimal of a percentage.
+    # README (and Korthikanti et al.'s Table 5): 56.3% MFU and "57.0%" HFU,
+    # one decimal of a percentage.
     assert Scenarios.Megatron1TUtilization.hfu_selective == pytest.approx(0.570, abs=0.0005)
+
+
+def test_selective_recomputation_follows_korthikanti_appendix_a() -> None:
+    # Korthikanti et al., Appendix A: Equation 8's hardware FLOPs
+    # 72BLsh²(1 + s/3h + v/12hL) over Equation 7's model FLOPs
+    # 72BLsh²(1 + s/6h + v/12hL), exactly the factor the class uses.
+    gpt = Scenarios.Megatron175BUtilization
+    s, h, layers, v = 2048, 12288, 96, 51200
+    hardware = 1 + s / (3 * h) + v / (12 * h * layers)
+    model = 1 + s / (6 * h) + v / (12 * h * layers)
+    assert gpt.hfu_selective / gpt.model_flops_utilization == pytest.approx(
+        hardware / model, rel=1e-12
+    )
 
 
 def test_full_recomputation_adds_about_a_third() -> None:

@@ -10,6 +10,10 @@ from __future__ import annotations
 import pytest
 
 from scenarios import Scenarios, ureg
+from scenarios.physics import (
+    calc_selective_recomputation_saving,
+    calc_transformer_activation_bytes,
+)
 from scenarios.training import ComputeOptimalTableScenario
 
 
@@ -95,13 +99,46 @@ def test_zero_data_parallel_allreduce_moves_2_psi_per_device() -> None:
     assert sync.traffic_multiple == pytest.approx(2, abs=2 / sync.devices * (1 + 1e-9))
 
 
-# Korthikanti et al., MLSys 2023
+# Korthikanti et al., MLSys 2023 (section and equation numbers of arXiv:2205.05198)
 
 
 def test_selective_recomputation_saves_70_percent_for_gpt3() -> None:
-    # "70%" for GPT-3, a whole percentage, so half a percentage point either way.
+    # Section 5: "70%" for GPT-3, a whole percentage, so half a percentage
+    # point either way.
     saving = Scenarios.Gpt3LayerActivations.selective_saving
     assert saving == pytest.approx(0.70, abs=0.005)
+
+
+def test_gpt3_attention_term_is_80() -> None:
+    # Section 5: "5as/h = 80" for a = 96, s = 2048, h = 12288. The inputs give
+    # exactly 80, so the check is exact.
+    assert Scenarios.Gpt3LayerActivations.attention_term == pytest.approx(80, rel=1e-12)
+
+
+def test_selective_recomputation_saves_65_percent_for_mt_nlg() -> None:
+    # Section 5: "5as/h = 64" and "65%" for MT-NLG (a = 128, s = 2048,
+    # h = 20480); 64 is exact, 65% a whole percentage.
+    s, h, a = 2048, 20480, 128
+    assert 5 * a * s / h == pytest.approx(64, rel=1e-12)
+    assert calc_selective_recomputation_saving(s, h, a) == pytest.approx(0.65, abs=0.005)
+
+
+def test_layer_activation_bytes_are_equation_1_and_table_2() -> None:
+    # Section 4.1 sums 11sbh + 5as²b (attention), 19sbh (MLP) and 4sbh (layer
+    # norms) into Equation 1, sbh(34 + 5as/h); Equation 4 divides it by t, and
+    # Table 2 gives sbh(34/t) with selective and sbh(2) with full
+    # recomputation. Byte counts of integers: exact.
+    s, b, h, a, t = 2048, 1, 12288, 96, 8
+    sbh = s * b * h
+
+    def stored(mode: str, tensor_parallel: int) -> float:
+        activations = calc_transformer_activation_bytes(s, b, h, a, tensor_parallel, mode)
+        return magnitude(activations, "B")
+
+    assert stored("none", 1) == pytest.approx((11 + 19 + 4) * sbh + 5 * a * s**2 * b, rel=1e-12)
+    assert stored("none", t) == pytest.approx(sbh * (34 + 5 * a * s / h) / t, rel=1e-12)
+    assert stored("selective", t) == pytest.approx(34 * sbh / t, rel=1e-12)
+    assert stored("full", t) == pytest.approx(2 * sbh, rel=1e-12)
 
 
 # GPT-3 (Brown et al., NeurIPS 2020), Table D.1
@@ -349,21 +386,6 @@ def test_opt13b_batch_of_64_at_2048_tokens_does_not_fit_one_a100() -> None:
     serving = Scenarios.Opt13BBatchDecodeOnA100
     assert magnitude(serving.memory_needed, "GB") == pytest.approx(133.37, abs=0.005)
     assert serving.fits_in_memory is False
-
-
-# Kokolis et al., HPCA 2025: the rate is the paper's, the MTBF this model's
-
-
-def test_rsc1_mtbf_follows_from_the_node_failure_rate() -> None:
-    # No MTBF here is quoted from the paper (its projections use a fitted
-    # model of its own); these check the independent-node arithmetic exactly:
-    # 2,048 nodes at 6.5 per 1000 node-days fail 13.312 times a day.
-    assert magnitude(Scenarios.Rsc1Job16kGpus.mtbf, "hour") == pytest.approx(
-        24 / (2048 * 6.5e-3), rel=1e-12
-    )
-    assert magnitude(Scenarios.Rsc1Job131kGpus.mtbf, "hour") == pytest.approx(
-        24 / (16384 * 6.5e-3), rel=1e-12
-    )
 
 
 # Daly, FGCS 2006, and Low et al. (Distributed GraphLab), PVLDB 2012

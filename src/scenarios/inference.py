@@ -827,14 +827,19 @@ class LittlesLawScenario:
     - Little, "A Proof for the Queuing Formula: L = λW", Operations Research
       9(3), 1961.
     - Hennessy and Patterson, "Computer Architecture: A Quantitative
-      Approach", 5th edition, Morgan Kaufmann, 2011, Appendix D (Storage
-      Systems), the section on queuing theory (Little's law, and the M/M/1
-      worked example: a processor sends 40 disk I/Os per second to a disk
-      with a 20 ms service time). The setting of the example was found in
-      course notes that follow the book; the book itself was not available,
-      so its section number (D.5) and its printed answers (utilization 0.8,
-      80 ms in the queue, 100 ms of response time) are unconfirmed here, and
-      the entries compute them with Little's law rather than quote them.
+      Approach", 5th edition, Morgan Kaufmann, 2011, Appendix D, "Storage
+      Systems", section D.5, "A Little Queuing Theory": Little's law, the
+      M/M/1 time in the queue, Time_server × u/(1 - u), and the worked
+      example of 40 disk I/Os per second to a disk with a 20 ms mean service
+      time. Not checked against a page of the book: the section's number,
+      title and first page (D-23) are those of a table of contents of the
+      appendix, and the example's setting and answers (utilization 0.8,
+      80 ms in the queue, 100 ms in the system) those of a summary of the
+      appendix that places the example in D.5. A simulation of the same
+      setting credits it to the 4th edition, whose chapter 6 held the
+      storage material (section 6.5, page 387). The example's page in the
+      5th edition was not found; the entries compute its answers with
+      Little's law and the M/M/1 formula rather than quote them.
     - The serving entry is a worked example: the request rate is
       illustrative, the latency that of Llama2_7BServingOnA100.
 

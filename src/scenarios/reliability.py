@@ -48,20 +48,17 @@ class FleetFailureScenario:
     References
     ----------
     - scenarios.physics.calc_fleet_failure_rate
-    - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
-      Research Clusters", HPCA 2025 (arXiv:2410.21680): the RSC-1 cluster's
-      rate of 6.50 failures per 1000 node-days (2.34 for RSC-2), on nodes of
-      8 A100 GPUs. The rate is as summaries of the paper report it; the
-      section or table that prints it was not located in the paper's text.
-      The MTBFs below are this model's results, not quotations.
+    - The registry entries are worked examples: their node failure rate, one
+      failure per node in 1000 days, is an illustrative round number, not a
+      measured or published one.
 
     Examples
     --------
     >>> from scenarios import Scenarios
-    >>> print(round(Scenarios.Rsc1Job16kGpus.mtbf, 1))
-    1.8 h
-    >>> print(round(Scenarios.Rsc1Job131kGpus.mtbf, 3))
-    0.225 h
+    >>> print(round(Scenarios.FleetJob16kGpus.mtbf, 2))
+    11.72 h
+    >>> print(round(Scenarios.FleetJob131kGpus.mtbf, 3))
+    1.465 h
     """
 
     rules: ClassVar[Rules] = input_rules(node_failure_rate=RATE)

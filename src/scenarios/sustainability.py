@@ -336,8 +336,11 @@ class HardwareFlopsUtilizationScenario:
     ----------
     - scenarios.physics.calc_transformer_flops_factor
     - Korthikanti et al., "Reducing Activation Recomputation in Large
-      Transformer Models", MLSys 2023 (arXiv:2205.05198), definitions of model
-      and hardware FLOPs utilization and of selective recomputation.
+      Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
+      arXiv text): section 6.3 defines model and hardware FLOPs utilization,
+      Appendix A counts them (Equations 7 and 8), and Table 5 prints the same
+      utilizations as the README for the 175B (51.4% and 52.8%) and 1T
+      (56.3% and 57.0%) configurations.
     - NVIDIA, Megatron-LM repository, README.md (2022-2023 versions),
       section "Training Speed and Scalability", table of model and hardware
       FLOPs utilization on Selene nodes of 8 NVIDIA 80GB A100 GPUs, measured

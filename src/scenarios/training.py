@@ -73,11 +73,12 @@ class UpdateWorkingSetScenario:
       rates up to 6,400 MT/s per pin); on a 64-bit bus that is 6,400 MT/s × 8
       bytes = 51.2 GB/s, the derivation the phone entry's bandwidth follows.
     - Korthikanti et al., "Reducing Activation Recomputation in Large
-      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4
-      (34sbh + 5as²b bytes per layer with 16-bit activations and one-byte
-      dropout masks; the subsection and table numbers were not checked
-      against the paper), from which the phone entry's activation factors
-      are derived for FP32 activations.
+      Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
+      arXiv text): section 4 takes activations as 2 bytes an element and
+      dropout masks as 1; section 4.1 counts 11sbh + 5as²b bytes for the
+      attention block, 19sbh for the MLP and 4sbh for the two layer norms,
+      which sum to Equation 1, sbh(34 + 5as/h) bytes per layer. The phone
+      entry's activation factors redo that count for FP32 activations.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (2Ψ + 2Ψ + 12Ψ =
@@ -447,11 +448,15 @@ class ActivationMemoryScenario:
     - scenarios.physics.calc_transformer_activation_bytes
     - scenarios.physics.calc_selective_recomputation_saving
     - Korthikanti et al., "Reducing Activation Recomputation in Large
-      Transformer Models", MLSys 2023 (arXiv:2205.05198), section 4
-      (activation memory per layer for each parallelism and recomputation
-      strategy; the table number was not checked against the paper) and the
-      selective-recomputation discussion (70% less activation memory for
-      GPT-3, where 5as/h = 80).
+      Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
+      arXiv text): Equation 1 in section 4.1 (sbh(34 + 5as/h) bytes per layer
+      without parallelism), Equation 4 in section 4.2.2 (the same divided by
+      t with tensor and sequence parallelism), and Table 2 (bytes per layer
+      for each technique: sbh(34/t) with tensor and sequence parallelism and
+      selective recomputation, sbh(2) with full recomputation). Section 5
+      gives 5as/h = 80 for GPT-3 (a = 96, s = 2048, h = 12288) and says
+      selective recomputation saves "70%" of its activation memory (65% for
+      MT-NLG, where 5as/h = 64).
 
     Examples
     --------

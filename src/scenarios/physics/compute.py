@@ -472,8 +472,10 @@ def calc_transformer_flops_factor(
       Clusters Using Megatron-LM", SC 2021, section 5.1 (96·B·s·l·h²(1 + s/6h
       + V/16lh) operations per iteration with full recomputation).
     - Korthikanti et al., "Reducing Activation Recomputation in Large
-      Transformer Models", MLSys 2023 (arXiv:2205.05198), model FLOPs and
-      hardware FLOPs with selective recomputation.
+      Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
+      arXiv text), Appendix A: Equation 7, model FLOPs per iteration
+      72BLsh²(1 + s/6h + v/12hL), and Equation 8, hardware FLOPs with
+      selective recomputation 72BLsh²(1 + s/3h + v/12hL).
     """
     attention = sequence_length / (6 * hidden_size)
     logits = vocab_size / (12 * hidden_size * layers)

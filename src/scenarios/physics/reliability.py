@@ -35,13 +35,6 @@ def calc_fleet_failure_rate(units: float, unit_failure_rate: Quantity) -> Quanti
         failure interrupts the job.
     Excludes: Correlated failures (a switch or power domain taking out many
         units), and failures the job survives.
-
-    References
-    ----------
-    - Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
-      Research Clusters", HPCA 2025 (arXiv:2410.21680), failure rates per
-      1000 node-days of two clusters (the section that prints them was not
-      located in a copy of the paper).
     """
     return units * unit_failure_rate
 
