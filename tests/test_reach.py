@@ -134,3 +134,15 @@ else:
     assert {"f", "f.Inner", "f.Inner.method", "decorated", "one_liner", "Short", "chosen"} <= set(
         tags
     )
+
+
+def test_definition_lines_are_read_once_per_version_of_a_file() -> None:
+    """viewcode asks for them once for every object a page documents."""
+    from refgen.config import Settings
+    from refgen.project import Project
+
+    project = Project(Settings(modules=("scenarios.training",)))
+    first = project.module_text_and_tags("scenarios.training")
+    assert first is not None and "UpdateWorkingSetScenario" in first[1]
+    assert project.module_text_and_tags("scenarios.training") is first
+    assert project.module_text_and_tags("json") is None  # not the project's

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import hashlib
+import os
 import sys
 import traceback
 import uuid
@@ -444,10 +445,12 @@ class Project:
         folders = source_folders(self.package_roots())
         if file is None or not any(Path(file).is_relative_to(f) for f in folders):
             return None
-        # Read afresh, not from the cache: the highlighted page must show the file as it
-        # is now, and the tree of a large module is not worth keeping.
-        source = parse_module(file)
-        return source.text, source.definition_tags()
+        # viewcode asks once for every object a page documents: answer from a table of
+        # the file as it is now, without keeping the tree of a large module.
+        stat = os.stat(file)
+        return self.cache.remember(
+            "definition-tags", (file, stat.st_mtime_ns, stat.st_size), _text_and_tags
+        )
 
     def source_files(self) -> list[str]:
         """The files what this project shows is computed from, as far as they can be
@@ -576,6 +579,11 @@ def _text(path: str) -> str:
 
 
 _INSTALLED = {"site-packages", "dist-packages"}
+
+
+def _text_and_tags(key: tuple[str, int, int]) -> tuple[str, dict[str, tuple[str, int, int]]]:
+    source = parse_module(key[0])
+    return source.text, source.definition_tags()
 
 
 def source_folders(roots: Iterable[Path]) -> list[Path]:
