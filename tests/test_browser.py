@@ -204,6 +204,25 @@ def test_scenario_page_shows_its_sections_and_renders_its_math(reader: Reader) -
     # Laid out as MathML, numerator stands over denominator; as plain text it
     # would be one line high.
     assert height > line, f"fraction is {height}px high, a line is {line}px"
+
+    # The diagram's look comes from refgen.css: unfilled edges, tinted boxes.
+    styles = page.evaluate(
+        """() => {
+            const style = selector => getComputedStyle(document.querySelector(selector));
+            return {
+                edge: style('.refgen-diagram .refgen-edge').fill,
+                input: style('.refgen-diagram .refgen-input rect').fill,
+                derived: style('.refgen-diagram .refgen-derived rect').fill,
+                text: style('.refgen-diagram text').fontFamily,
+            };
+        }"""
+    )
+    assert styles == {
+        "edge": "none",
+        "input": "rgb(219, 234, 254)",
+        "derived": "rgb(254, 243, 199)",
+        "text": "monospace",
+    }
     reader.assert_clean()
 
 

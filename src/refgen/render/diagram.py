@@ -121,9 +121,7 @@ def _edge(source: tuple[float, ...], target: tuple[float, ...]) -> ET.Element:
         "path",
         d=f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 - bend:.1f},{y2:.1f} "
         f"{x2:.1f},{y2:.1f}",
-        fill="none",
-        stroke="currentColor",
-        **{"class": "refgen-edge", "stroke-opacity": "0.55"},
+        **{"class": "refgen-edge"},
     )
 
 
@@ -141,17 +139,12 @@ def _node(node: PlacedNode, box: tuple[float, ...], href: str) -> ET.Element:
             width=f"{width:.1f}",
             height=f"{height}",
             rx="4",
-            fill="#dbeafe" if node.is_input else "#fef3c7",
-            stroke="currentColor",
-            **{"stroke-opacity": "0.5"},
         ),
         element(
             "text",
             text=node.name,
             x=f"{x + 8:.1f}",
             y=f"{y + height / 2 + 4:.1f}",
-            fill="#111",
-            **{"font-family": "monospace", "font-size": "12"},
         ),
         href=href,
         **{"class": f"refgen-node {kind}"},
