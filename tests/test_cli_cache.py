@@ -46,6 +46,15 @@ class Box(BaseModel):
     def capacity(self) -> int:
         """Room for twice the items."""
         return doubled(self.items)
+
+    @property
+    def extra(self) -> int:
+        """What a module beside the package adds, when there is one."""
+        try:
+            import cachesibling
+        except ImportError:
+            return -1
+        return cachesibling.VALUE
 ''',
     "registry": """
 from .boxes import Box
@@ -152,5 +161,20 @@ def test_a_lookup_where_a_value_ran_out_of_time_is_not_kept(project: ScenarioPro
         )
     )
     assert "not available" in show(project, "Small").stdout
+    show(project, "Small")
+    assert imports(project) == 4
+
+
+def test_a_module_added_beside_the_package_is_seen(project: ScenarioProject) -> None:
+    assert "-1" in show(project, "Small.extra").stdout
+    (project.src / "cachesibling.py").write_text("VALUE = 5\n")
+    assert "5" in show(project, "Small.extra").stdout.replace("-1", "")
+    assert imports(project) == 4
+
+
+def test_a_namespace_package_is_never_cached(project: ScenarioProject) -> None:
+    """Without an ``__init__.py`` the package has no file to locate its folders by."""
+    (project.src / "cachepkg" / "__init__.py").unlink()
+    assert "42" in show(project, "Small").stdout
     show(project, "Small")
     assert imports(project) == 4

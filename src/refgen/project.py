@@ -19,6 +19,7 @@ import doctest
 import hashlib
 import os
 import sys
+import sysconfig
 import traceback
 import uuid
 from collections.abc import Iterable, Sequence
@@ -452,21 +453,30 @@ class Project:
             "definition-tags", (file, stat.st_mtime_ns, stat.st_size), _text_and_tags
         )
 
-    def source_files(self) -> list[str]:
-        """The files what this project shows is computed from, as far as they can be
-        known: every imported module inside its source folders (:func:`source_folders`),
-        the data files of its packages, and the package folders themselves (a file added
-        to one can be found by code that lists it)."""
+    def source_files(self) -> list[str] | None:
+        """The files and folders what this project shows is computed from, as far as
+        they can be known; None when its packages cannot be found (a namespace package).
+
+        Every imported module that is not installed (outside the standard library
+        and site-packages, by the path it was imported from, symbolic links not
+        followed), every module of the project's packages, their data files, and the
+        folders holding any of these or the packages (a module added beside one can be
+        imported by code that tries)."""
         roots = self.package_roots()
-        folders = source_folders(roots)
-        found = [str(path) for path in [*roots, *data_files(roots)]]
+        if not roots:
+            return None
+        installed = _installed_folders()
+        found: set[str] = {str(path) for path in data_files(roots)}
+        found |= {str(folder) for root in roots for folder in [root.parent, *_folders(root)]}
         for module in list(sys.modules.values()):
             file = getattr(module, "__file__", None)
-            if isinstance(file, str) and any(
-                Path(discovery.resolved_path(file)).is_relative_to(folder) for folder in folders
-            ):
-                found.append(discovery.resolved_path(file))
-        return sorted(set(found))
+            if not isinstance(file, str):
+                continue
+            path = os.path.abspath(file)
+            ours = any(Path(discovery.resolved_path(path)).is_relative_to(r) for r in roots)
+            if ours or not path.startswith(installed):
+                found |= {path, os.path.dirname(path)}
+        return sorted(found)
 
     def package_roots(self) -> list[Path]:
         """The folders of the packages that hold the documented modules and the registry."""
@@ -579,6 +589,21 @@ def _text(path: str) -> str:
 
 
 _INSTALLED = {"site-packages", "dist-packages"}
+
+
+def _installed_folders() -> tuple[str, ...]:
+    """Where the standard library and installed packages live (their versions count,
+    not their files)."""
+    paths = sysconfig.get_paths()
+    names = ("stdlib", "platstdlib", "purelib", "platlib")
+    return tuple(os.path.join(os.path.abspath(paths[n]), "") for n in names if n in paths)
+
+
+def _folders(root: Path) -> list[Path]:
+    """``root`` and every folder below it, when it is a folder."""
+    if not root.is_dir():
+        return []
+    return [root, *(p for p in root.rglob("*") if p.is_dir() and "__pycache__" not in p.parts)]
 
 
 def _text_and_tags(key: tuple[str, int, int]) -> tuple[str, dict[str, tuple[str, int, int]]]:

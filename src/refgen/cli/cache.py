@@ -3,15 +3,17 @@
 ``refgen show NAME`` imports the library, reads its registry and parses its
 modules: seconds, for a library of hundreds of classes. What it prints is a
 page of blocks, plain data, so the page is kept in ``.refgen_cache/`` beside
-``pyproject.toml`` (or in the current folder), with the files the lookup
-read: every module of the project that was imported (the files a build's
-fingerprints are taken from, :mod:`refgen.analysis.reach`) and the data files
-of its packages, each with a digest of its bytes, and the package folders,
-with a digest of the names of the files in them. The next lookup of the same
-name, with the same options, settings, folder, ``sys.path`` and versions of
-refgen, pint and Python, uses the page when every one of those files still
-has its digest, without importing anything of the library. A file changed,
-added among the data files or gone means the lookup runs again.
+``pyproject.toml`` (or in the current folder), with what the lookup read
+(:meth:`refgen.project.Project.source_files`): every imported module that is
+not installed, by the path it was imported from, the project's modules and
+data files, each with a digest of its bytes, and the folders holding them, with
+a digest of the names in each. The next lookup of the same name, with the
+same options, settings, folder, ``sys.path`` and versions of refgen, pint and
+Python, uses the page when every one of those still has its digest, without
+importing anything of the library. Not tracked: installed packages other than
+pint, files outside those folders, environment variables and the clock; use
+``--no-cache`` when a value depends on them. A project whose packages cannot
+be located (a namespace package) is never cached.
 
 The cache is an aid, never a source of errors: a file that cannot be read or
 written is ignored, and ``--no-cache`` leaves it alone.
@@ -77,11 +79,14 @@ def _version(distribution: str) -> str:
         return ""
 
 
-def cached_page(folder: Path, key: str, compute: Callable[[], tuple[Any, Iterable[str]]]) -> Any:
+def cached_page(
+    folder: Path, key: str, compute: Callable[[], tuple[Any, Iterable[str] | None]]
+) -> Any:
     """The page stored under ``key`` if its files are unchanged; else ``compute()``'s, stored.
 
-    ``compute`` returns the page and the files it was computed from. A page during
-    whose computation user code ran out of time is not stored: on a less busy
+    ``compute`` returns the page and the files and folders it was computed from
+    (None when they cannot be known: then nothing is stored). A page during whose
+    computation user code ran out of time is not stored either: on a less busy
     machine the value may be there.
     """
     stored = _load(folder / f"{key}.pickle")
@@ -89,7 +94,7 @@ def cached_page(folder: Path, key: str, compute: Callable[[], tuple[Any, Iterabl
         return stored.page
     timeouts = TimedOut.raised
     page, files = compute()
-    if TimedOut.raised == timeouts:
+    if files is not None and TimedOut.raised == timeouts:
         digests = {path: digest for path in sorted(set(files)) if (digest := _digest(path))}
         _store(folder, f"{key}.pickle", Entry(digests, page))
     return page
@@ -109,14 +114,14 @@ def _unchanged(files: dict[str, str]) -> bool:
 
 
 def _digest(path: str) -> str:
-    """The bytes of a file; for a folder, the names of the files in it (at any depth)."""
+    """The bytes of a file; for a folder, the names in it (hidden ones and bytecode aside)."""
     try:
         found = Path(path)
         if found.is_dir():
             names = sorted(
-                p.relative_to(found).as_posix()
-                for p in found.rglob("*")
-                if "__pycache__" not in p.parts and p.suffix != ".pyc"
+                p.name
+                for p in found.iterdir()
+                if not p.name.startswith(".") and p.name != "__pycache__" and p.suffix != ".pyc"
             )
             return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
         return hashlib.sha256(found.read_bytes()).hexdigest()

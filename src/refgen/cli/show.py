@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     project = build_project(args)
     whole_page = bool(getattr(args, "page", False))
 
-    def compute() -> tuple[tuple[bool, Page], list[str]]:
+    def compute() -> tuple[tuple[bool, Page], list[str] | None]:
         return lookup(project, args.name, whole_page), project.source_files()
 
     if getattr(args, "no_cache", False):
