@@ -554,6 +554,17 @@ def test_any_edit_sequence_builds_what_a_clean_build_builds(
         before = after
 
 
+def test_an_unchanged_build_writes_no_highlighted_source_again(chain: ScenarioProject) -> None:
+    """viewcode highlights a module again only when its file changed."""
+    highlighted = chain.root / "_build" / "html" / "_modules"
+    pages = sorted(p for p in highlighted.rglob("*.html") if p.name != "index.html")
+    assert pages  # the module index is listed again at every build; it highlights nothing
+    before = {page: page.stat().st_mtime_ns for page in pages}
+    result = chain.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    assert {page: page.stat().st_mtime_ns for page in pages} == before
+
+
 def test_highlighted_source_follows_an_edit_no_page_shows(chain: ScenarioProject) -> None:
     models = chain.module_path("models")
     models.write_text(models.read_text() + "\n# A note for readers of the source.\n")

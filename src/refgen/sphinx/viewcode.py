@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 from sphinx.pycode import ModuleAnalyzer
+from sphinx.util.build_phase import BuildPhase
 
 from refgen.analysis.guard import call_user_code
 from refgen.sphinx.state import project_of
@@ -23,7 +24,15 @@ Tags = dict[str, tuple[str, int, int]]
 
 
 def find_source(app: Sphinx, module_name: str) -> tuple[str, Tags] | None:
-    """``viewcode-find-source``: the text and definition lines of a project module."""
+    """``viewcode-find-source``: the text and definition lines of a project module.
+
+    Answered while Sphinx reads only. When it writes, viewcode asks the same
+    event whether a module has a file, and takes an answer for "no file, write
+    its page again at every build"; left unanswered, it compares the file's
+    time with its page's, and highlights only what changed.
+    """
+    if app.phase != BuildPhase.READING:
+        return None
     found, error = call_user_code(project_of(app.env).module_text_and_tags, module_name)
     return found if error is None else None
 
