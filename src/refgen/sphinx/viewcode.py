@@ -2,9 +2,10 @@
 
 viewcode asks ``viewcode-find-source`` for a module's text and the lines of
 each class and function in it; for a module of the project, refgen answers
-from its own reading of the file (:meth:`ModuleSource.definition_tags`),
-the same lines Sphinx's tokenizer finds, several times faster on a module
-of thousands of lines. Other modules are left to viewcode.
+from its own reading of the file (:meth:`ModuleSource.definition_tags`):
+the lines Sphinx's tokenizer finds (a few rare sources aside: a string
+holding U+2028, a header continued by a backslash), several times faster on
+a module of thousands of lines. Other modules are left to viewcode.
 
 viewcode keeps what it read in the environment and reads a module again only
 when a page that documents it is read; :func:`refresh_highlighted_source`
