@@ -443,7 +443,10 @@ class Project:
         """A project module's text and where each class and function in it is written
         (:meth:`ModuleSource.definition_tags`); None for a module outside the project."""
         file = discovery.module_file(module_name)
-        folders = source_folders(self.package_roots())
+        # Asked thousands of times a build: the project's folders are found once.
+        folders = self.cache.remember(
+            "source-folders", self.settings, lambda _: source_folders(self.package_roots())
+        )
         if file is None or not any(Path(file).is_relative_to(f) for f in folders):
             return None
         # viewcode asks once for every object a page documents: answer from a table of
@@ -467,7 +470,8 @@ class Project:
             return None
         installed = _installed_folders()
         found: set[str] = {str(path) for path in data_files(roots)}
-        found |= {str(folder) for root in roots for folder in [root.parent, *_folders(root)]}
+        found |= {str(folder) for folder in source_folders(roots)}
+        found |= {str(folder) for root in roots for folder in _folders(root)}
         for module in list(sys.modules.values()):
             file = getattr(module, "__file__", None)
             if not isinstance(file, str):

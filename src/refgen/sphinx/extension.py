@@ -75,7 +75,7 @@ def generate_pages(app: Sphinx) -> None:
     setattr(app.env, records.ROOT, project.settings.root)
     # What is loaded by now (Sphinx, the library, pint, the analysis) lives for the
     # whole build: the collector need not scan it again at every collection. About
-    # 6 % of a build of the real-library shape (bench/RESULTS.md); undone at the end.
+    # 5 % of a build of the real-library shape (bench/RESULTS.md); undone at the end.
     gc.freeze()
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
