@@ -98,7 +98,7 @@ class Reach:
             prefixes = tuple(str(root) for root in self.roots)
             for name, module in list(sys.modules.items()):
                 file = getattr(module, "__file__", None)
-                resolved = str(Path(file).resolve()) if file else ""
+                resolved = self._resolved(file) if isinstance(file, str) else ""
                 if resolved.startswith(prefixes):
                     self._modules_by_file[resolved] = name
         return self._modules_by_file.get(self._resolved(path), "")
