@@ -64,3 +64,12 @@ def test_generated_pages_and_build_output_are_ignored_by_git(tmp_path: Path) -> 
         check=False,
     )
     assert sorted(checked.stdout.split()) == relative
+
+
+def test_the_search_index_is_stemmed_by_the_c_build_of_snowball() -> None:
+    """Sphinx stems every word of every page; the pure-Python stemmer took about a tenth
+    of a clean build of the 600-class benchmark library (bench/RESULTS.md)."""
+    import snowballstemmer
+    import Stemmer
+
+    assert isinstance(snowballstemmer.stemmer("english"), Stemmer.Stemmer)

@@ -125,13 +125,21 @@ def page_digest(composed: ComposedPage) -> str:
 
 def _add_pieces(value: Any, pieces: list[str]) -> None:
     """``value`` as a deterministic sequence of strings (blocks, elements, mappings)."""
-    if isinstance(value, ET.Element):
+    # Called for every part of every page: the commonest kinds are tested first, by type.
+    kind = type(value)
+    if kind is str:
+        pieces.append(repr(value))
+    elif kind is tuple or kind is list:
+        pieces.append(f"[{len(value)}")
+        for item in value:
+            _add_pieces(item, pieces)
+    elif (names := _field_names(kind)) is not None:
+        pieces.append(kind.__name__)
+        for name in names:
+            pieces.append(name)
+            _add_pieces(getattr(value, name), pieces)
+    elif isinstance(value, ET.Element):
         pieces.append(serialize(value))
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        pieces.append(type(value).__name__)
-        for spec in dataclasses.fields(value):
-            pieces.append(spec.name)
-            _add_pieces(getattr(value, spec.name), pieces)
     elif isinstance(value, Mapping):
         for key in sorted(value, key=repr):
             pieces.append(repr(key))
@@ -142,3 +150,20 @@ def _add_pieces(value: Any, pieces: list[str]) -> None:
             _add_pieces(item, pieces)
     else:
         pieces.append(repr(value))
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass, None for any other type (looked up once per type)."""
+    try:
+        return _FIELD_NAMES[kind]
+    except KeyError:
+        names = (
+            tuple(spec.name for spec in dataclasses.fields(kind))
+            if dataclasses.is_dataclass(kind)
+            else None
+        )
+        _FIELD_NAMES[kind] = names
+        return names
