@@ -695,6 +695,7 @@ def _shown_as_written(text: str) -> bool:
 PROSE_GAPS = {
     "a\tb": "docutils expands the tab to spaces",
     "a \nb": "docutils drops the space at the end of an inner line",
+    "a\xa0\nb": "docutils drops any white space at the end of an inner line, U+00A0 too",
     "a\x00b": "docutils drops the NUL",
     "a\x0cb": "docutils turns form feed (and vertical tab) into a space",
     "a\r\rb": "two paragraphs: docutils also breaks lines at \\r, \\x1c-\\x1e, \\x85, U+2028/9",
