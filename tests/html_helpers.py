@@ -7,14 +7,13 @@ from pathlib import Path
 from bs4 import BeautifulSoup, Tag
 
 SECTIONS = [
+    "Inputs",
+    "Derived attributes",
+    "Registry values",
     "Notes",
     "References",
     "Examples",
-    "Attributes",
     "Data flow",
-    "Registry values",
-    "Inputs",
-    "Derived attributes",
 ]
 """The h2 sections of a class page, in order."""
 
@@ -54,3 +53,14 @@ def field_values(container: Tag) -> dict[str, Tag]:
         for dt in field_list.find_all("dt", recursive=False):
             fields[dt.get_text().rstrip(":").strip()] = dt.find_next_sibling("dd")
     return fields
+
+
+def row_cells(page: BeautifulSoup | Tag, anchor: str) -> dict[str, Tag]:
+    """The table row of the object whose link target is ``anchor``: heading -> cell."""
+    target = page.find(id=anchor)
+    assert target is not None, f"no target {anchor!r}"
+    row = target.find_parent("tr")
+    assert row is not None, f"{anchor!r} is not in a table row"
+    headings = [text(th) for th in row.find_parent("table").find("thead").find_all("th")]
+    cells = row.find_all(["th", "td"], recursive=False)
+    return dict(zip(headings, cells, strict=True))

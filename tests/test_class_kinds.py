@@ -8,7 +8,7 @@ import pytest
 
 from refgen.analysis.model import ScenarioDoc
 from refgen.testing import ScenarioProject, analyse_source, write_scenario_project
-from tests.html_helpers import field_values, read_html, text
+from tests.html_helpers import read_html, row_cells, text
 
 KINDS = '''
     """Kinds of scenario
@@ -251,8 +251,7 @@ def test_every_kind_builds_a_page(kinds_project: ScenarioProject) -> None:
     for name in ["Base", "Derived", "Model", "Measured", "Plain", "Runtime"]:
         assert (folder / f"{name}.html").exists(), name
     page = read_html(folder / "Derived.html")
-    size = page.find(id="kinds.models.Derived.size").find_next_sibling("dd")
-    inherited = field_values(size)["Inherited from"]
+    inherited = row_cells(page, "kinds.models.Derived.size")["Description"]
     assert inherited.find("a")["href"].endswith("Base.html#kinds.models.Base")
-    tags = field_values(page.find(id="kinds.models.Derived.tags").find_next_sibling("dd"))
+    tags = row_cells(page, "kinds.models.Derived.tags")
     assert text(tags["Declared default"]) == "list() (from a factory)"

@@ -109,8 +109,18 @@ def test_show_page_prints_the_class_page_from_the_same_blocks_as_the_site() -> N
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     titles = [lines[i - 1] for i, line in enumerate(lines) if line and set(line) == {"-"}]
-    assert titles[:4] == ["Notes", "References", "Examples", "Attributes"]
-    assert titles[-2:] == ["Inputs", "Derived attributes"]
+    assert titles == [
+        "Inputs",
+        "Derived attributes",
+        "Registry values",
+        "Notes",
+        "References",
+        "Examples",
+        "Data flow",
+    ]
+    assert re.search(r"^bandwidth +Optional\[Quantity\] +None +DRAM bandwidth", result.stdout, re.M)
+    tables = lines[lines.index("Inputs") : lines.index("Registry values")]
+    assert max(len(line) for line in tables) <= 88  # cells wrapped at words to fit
     assert re.search(r"^step_floor +15\.625 ms +", result.stdout, re.M)
     assert ">>> print(scenario.step_floor)" in lines  # examples kept line by line
 

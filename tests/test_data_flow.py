@@ -4,44 +4,63 @@ from __future__ import annotations
 
 from urllib.parse import urldefrag
 
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 
-from tests.html_helpers import field_values, section
+from tests.html_helpers import section
 
 CLASS = "scenarios.training.UpdateWorkingSetScenario"
 
 
-def linked_names(page: BeautifulSoup, name: str, field: str) -> list[str]:
-    dd = page.find(id=f"{CLASS}.{name}").find_next_sibling("dd")
-    links = field_values(dd)[field].find_all("a")
-    targets = [urldefrag(a["href"])[1] for a in links]
-    assert all(t.startswith(f"{CLASS}.") for t in targets)
-    return [t.removeprefix(f"{CLASS}.") for t in targets]
+def diagram(page: BeautifulSoup) -> Tag:
+    svg = section(page, "Data flow").find("svg")
+    assert svg is not None
+    return svg
 
 
-def test_derived_attributes_list_what_they_read(scenario_page: BeautifulSoup) -> None:
-    assert linked_names(scenario_page, "weights", "Reads") == ["parameters", "bytes_per_param"]
-    assert linked_names(scenario_page, "step_floor", "Reads") == ["step_traffic", "bandwidth"]
+def node_title(page: BeautifulSoup, name: str) -> str:
+    """What the diagram's box of ``name`` says of it (its tooltip, read by screen readers)."""
+    for node in diagram(page).find_all("a", class_="refgen-node"):
+        if urldefrag(node["href"])[1] == f"{CLASS}.{name}":
+            return node.find("title").get_text()
+    raise AssertionError(f"no box for {name}")
+
+
+def reads(page: BeautifulSoup, name: str) -> list[str]:
+    edges = diagram(page).find_all("path", class_="refgen-edge", attrs={"data-to": name})
+    return [edge["data-from"] for edge in edges]
+
+
+def test_derived_attributes_show_what_they_read(scenario_page: BeautifulSoup) -> None:
+    assert reads(scenario_page, "weights") == ["parameters", "bytes_per_param"]
+    assert reads(scenario_page, "step_floor") == ["step_traffic", "bandwidth"]
     # step_traffic reads its inputs through the helper's arguments.
-    assert linked_names(scenario_page, "step_traffic", "Reads") == [
+    assert reads(scenario_page, "step_traffic") == [
         "weights",
         "gradients",
         "optimizer_state",
         "activations",
     ]
+    assert node_title(scenario_page, "step_floor") == (
+        "step_floor (derived); reads step_traffic, bandwidth"
+    )
 
 
-def test_inputs_and_derived_attributes_list_what_they_feed(scenario_page: BeautifulSoup) -> None:
-    assert linked_names(scenario_page, "bandwidth", "Feeds") == ["step_floor"]
-    assert linked_names(scenario_page, "total", "Feeds") == ["amplification"]
-    dd = scenario_page.find(id=f"{CLASS}.amplification").find_next_sibling("dd")
-    assert "Feeds" not in field_values(dd)
+def test_inputs_and_derived_attributes_show_what_they_feed(scenario_page: BeautifulSoup) -> None:
+    assert node_title(scenario_page, "bandwidth") == "bandwidth (input); feeds step_floor"
+    assert node_title(scenario_page, "total").endswith("; feeds amplification")
+    assert "feeds" not in node_title(scenario_page, "amplification")
+
+
+def test_diagram_is_folded_under_its_section(scenario_page: BeautifulSoup) -> None:
+    folded = section(scenario_page, "Data flow").find("details", class_="refgen-data-flow")
+    assert folded is not None and folded.get("open") is None
+    assert folded.find("summary").get_text() and folded.find("svg") is not None
 
 
 def test_diagram_has_a_linked_node_per_attribute_and_an_edge_per_read(
     scenario_page: BeautifulSoup,
 ) -> None:
-    svg = section(scenario_page, "Data flow").find("svg")
+    svg = diagram(scenario_page)
     assert svg["role"] == "img" and svg["aria-label"].startswith("Data flow of")
     nodes = svg.find_all("a", class_="refgen-node")
     hrefs = [urldefrag(a["href"])[1].removeprefix(f"{CLASS}.") for a in nodes]
@@ -50,16 +69,16 @@ def test_diagram_has_a_linked_node_per_attribute_and_an_edge_per_read(
         assert scenario_page.find(id=urldefrag(node["href"])[1]) is not None
     inputs = [a.find("text").get_text() for a in svg.find_all("a", class_="refgen-input")]
     assert inputs[0] == "parameters" and len(inputs) == 6
-    reads = sum(
-        len(linked_names(scenario_page, name, "Reads"))
-        for name in hrefs
-        if "Reads" in field_values(scenario_page.find(id=f"{CLASS}.{name}").find_next_sibling("dd"))
+    read_count = sum(
+        len(title.partition("; reads ")[2].partition(";")[0].split(", "))
+        for title in (node_title(scenario_page, name) for name in hrefs)
+        if "; reads " in title
     )
-    assert len(svg.find_all("path", class_="refgen-edge")) == reads
+    assert len(svg.find_all("path", class_="refgen-edge")) == read_count
 
 
 def test_diagram_places_readers_right_of_what_they_read(scenario_page: BeautifulSoup) -> None:
-    svg = section(scenario_page, "Data flow").find("svg")
+    svg = diagram(scenario_page)
     x = {
         a.find("text").get_text(): float(a.find("rect")["x"])
         for a in svg.find_all("a", class_="refgen-node")

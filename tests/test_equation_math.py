@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from refgen.testing import BuildResult
-from tests.html_helpers import field_values, read_html
+from tests.html_helpers import read_html, row_cells
 
 CLASS = "scenarios.training.UpdateWorkingSetScenario"
 HELPER = "scenarios.physics.memory.calc_update_step_traffic"
@@ -23,8 +23,7 @@ def leaves(math: Tag) -> list[str]:
 
 
 def equation_math(page: BeautifulSoup, name: str) -> Tag:
-    dd = page.find(id=f"{CLASS}.{name}").find_next_sibling("dd")
-    math = field_values(dd)["Equation"].find("math")
+    math = row_cells(page, f"{CLASS}.{name}")["Equation"].find("math")
     assert math is not None, f"{name} has no MathML"
     return math
 

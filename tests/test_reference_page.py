@@ -11,7 +11,17 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from refgen.testing import BuildResult
-from tests.html_helpers import SECTIONS, field_values, heading_text, main, read_html, section, text
+from tests.html_helpers import (
+    SECTIONS,
+    field_values,
+    heading_text,
+    main,
+    read_html,
+    row_cells,
+    section,
+    text,
+)
+from tests.test_cross_references import read_inventory
 
 CLASS = "scenarios.training.UpdateWorkingSetScenario"
 
@@ -40,13 +50,27 @@ EQUATIONS = {
 }
 BODY_EQUATIONS = ("step_traffic", "weight_reads")
 HELPER = "scenarios.physics.memory.calc_update_step_traffic"
+DERIVED = [
+    "weights",
+    "gradients",
+    "optimizer_state",
+    "activations",
+    "persistent",
+    "total",
+    "amplification",
+    "floor",
+    "ceiling",
+    "step_traffic",
+    "weight_reads",
+    "traffic_ratio",
+    "weight_read_share",
+    "step_floor",
+]
 
 
-def entry(page: BeautifulSoup, name: str) -> Tag:
-    """The ``dd`` content of the Python-domain entry of attribute ``name``."""
-    signature = page.find(id=f"{CLASS}.{name}")
-    assert signature is not None, f"no entry for {name}"
-    return signature.find_next_sibling("dd")
+def row(page: BeautifulSoup, name: str) -> dict[str, Tag]:
+    """The cells of attribute ``name``'s row in the Inputs or Derived attributes table."""
+    return row_cells(page, f"{CLASS}.{name}")
 
 
 def test_site_builds_with_zero_warnings(site: BuildResult) -> None:
@@ -66,34 +90,53 @@ def test_page_parts_follow_the_seed_order(scenario_page: BeautifulSoup) -> None:
         body.find(class_="refgen-provenance"),
         body.find(class_="refgen-construction"),
         scenario_page.find(id=CLASS),
-        *(section(scenario_page, t) for t in ("Notes", "References", "Examples", "Attributes")),
-        section(scenario_page, "Inputs"),
-        section(scenario_page, "Derived attributes"),
+        *(section(scenario_page, t) for t in SECTIONS),
     ]
     assert all(marker is not None for marker in markers)
     positions = [marker.sourceline * 10_000 + marker.sourcepos for marker in markers]
     assert positions == sorted(positions)
     h2 = [heading_text(h) for h in body.find_all("h2")]
     assert h2 == SECTIONS
-    inputs = section(scenario_page, "Inputs").find_all("h3")
-    derived = section(scenario_page, "Derived attributes").find_all("h3")
-    assert [heading_text(h) for h in inputs] == list(INPUTS)
-    assert [heading_text(h) for h in derived] == [
-        "weights",
-        "gradients",
-        "optimizer_state",
-        "activations",
-        "persistent",
-        "total",
-        "amplification",
-        "floor",
-        "ceiling",
-        "step_traffic",
-        "weight_reads",
-        "traffic_ratio",
-        "weight_read_share",
-        "step_floor",
+    assert body.find("h3") is None  # one table row per attribute, no section each
+
+
+def test_attribute_tables_list_every_attribute_in_source_order(
+    scenario_page: BeautifulSoup,
+) -> None:
+    inputs = section(scenario_page, "Inputs").find("table")
+    derived = section(scenario_page, "Derived attributes").find("table")
+    assert [text(th) for th in inputs.find("thead").find_all("th")] == [
+        "Name",
+        "Type",
+        "Declared default",
+        "Description",
     ]
+    assert [text(th) for th in derived.find("thead").find_all("th")] == [
+        "Name",
+        "Equation",
+        "Description",
+    ]
+    shown = [
+        [
+            cells.find(class_="refgen-name").get_text()
+            for cells in table.find("tbody").find_all("tr")
+        ]
+        for table in (inputs, derived)
+    ]
+    assert shown == [list(INPUTS), DERIVED]
+    for name in [*INPUTS, *DERIVED]:
+        assert text(row(scenario_page, name)["Description"]), name
+
+
+def test_links_to_an_attribute_land_on_its_row(scenario_page: BeautifulSoup) -> None:
+    diagram = section(scenario_page, "Data flow").find("svg")
+    diagram_links = [a["href"] for a in diagram.find_all("a")]
+    value_links = [a["href"] for a in section(scenario_page, "Registry values").find_all("a")]
+    for href in diagram_links + value_links:
+        anchor = urldefrag(href)[1]
+        if anchor.startswith(f"{CLASS}."):
+            assert row(scenario_page, anchor.removeprefix(f"{CLASS}."))
+    assert len(diagram_links) == len(INPUTS) + len(DERIVED)
 
 
 def test_category_and_implementation_links(site: BuildResult, scenario_page: BeautifulSoup) -> None:
@@ -146,44 +189,43 @@ def test_example_shows_the_registry_figure(scenario_page: BeautifulSoup) -> None
     assert lines[lines.index(">>> round(scenario.amplification, 6)") + 1] == "9.0"
 
 
-def test_attribute_table_lists_all_twenty_attributes(scenario_page: BeautifulSoup) -> None:
-    table = section(scenario_page, "Attributes").find("table")
-    assert [th.get_text().strip() for th in table.find_all("th")] == ["Name", "Description"]
-    rows = [tr.find_all("td") for tr in table.find("tbody").find_all("tr")]
-    names = [row[0].get_text().strip() for row in rows]
-    assert names == sorted([*INPUTS, *EQUATIONS, *BODY_EQUATIONS])
-    assert len(names) == 20
-    described = {row[0].get_text().strip(): text(row[1]) for row in rows}
-    assert all(described[name] for name in [*EQUATIONS, *BODY_EQUATIONS])
-    for row in rows:
-        assert row[0].find("a")["href"].endswith(f"#{CLASS}.{row[0].get_text().strip()}")
-
-
 @pytest.mark.parametrize("name", list(INPUTS))
 def test_input_type_and_default(scenario_page: BeautifulSoup, name: str) -> None:
-    fields = field_values(entry(scenario_page, name))
+    cells = row(scenario_page, name)
     annotation, default = INPUTS[name]
-    assert fields["Type"].find("code").get_text() == annotation
-    assert text(fields["Declared default"]) == default
+    assert cells["Type"].find("code").get_text() == annotation
+    assert text(cells["Declared default"]) == default
 
 
 @pytest.mark.parametrize("name", list(EQUATIONS))
 def test_equation_is_the_return_expression_as_written(
     scenario_page: BeautifulSoup, name: str
 ) -> None:
-    dd = entry(scenario_page, name)
-    assert dd.find(class_="refgen-qualname").get_text().strip() == f"{CLASS}.{name}"
-    equation = field_values(dd)["Equation"].find("code", class_="refgen-equation")
-    assert equation is not None
-    assert equation.get_text() == EQUATIONS[name]
+    equation = row(scenario_page, name)["Equation"]
+    assert equation.find("math") is not None
+    folded = equation.find("details", class_="refgen-code")
+    assert folded is not None and folded.get("open") is None
+    assert folded.find("code", class_="refgen-equation").get_text() == EQUATIONS[name]
 
 
 @pytest.mark.parametrize("name", BODY_EQUATIONS)
 def test_multi_statement_body_points_at_its_helper(scenario_page: BeautifulSoup, name: str) -> None:
-    equation = field_values(entry(scenario_page, name))["Equation"]
+    equation = row(scenario_page, name)["Equation"]
     assert "method body" in text(equation)
     link = equation.find("a")
     assert urldefrag(link["href"])[1] == HELPER
+
+
+def test_inventory_sends_readers_to_each_attribute_row(
+    site: BuildResult, scenario_page: BeautifulSoup
+) -> None:
+    """objects.inv (intersphinx, ``:attr:`` links) points at the rows of the tables."""
+    inventory = read_inventory(site.outdir / "objects.inv")
+    for role, names in (("py:attribute", INPUTS), ("py:property", DERIVED)):
+        for name in names:
+            page, anchor = urldefrag(inventory[(role, f"{CLASS}.{name}")])
+            assert page.endswith("UpdateWorkingSetScenario.html")
+            assert row(scenario_page, name)["Name"].find(id=anchor) is not None
 
 
 def test_code_keeps_straight_quotes(scenario_page: BeautifulSoup) -> None:

@@ -70,7 +70,25 @@ class SourceLink:
     label: str
 
 
-Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink
+@dataclass(frozen=True)
+class ObjectName:
+    """The name of a Python object documented right here, in a table row rather than an
+    entry of its own: registered with the Python domain, the target of its links and of
+    the page's :class:`AnchorLink` to it. Shown as code."""
+
+    objtype: str
+    """``attribute`` or ``property``."""
+    module: str
+    name: str
+    """The name inside the module: ``Class.attribute``."""
+    location: SourceLocation | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name.rpartition(".")[2]
+
+
+Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink | ObjectName
 
 # ---------------------------------------------------------------------- blocks
 
@@ -183,6 +201,16 @@ class PyObject:
 
 
 @dataclass(frozen=True)
+class Collapsible:
+    """Blocks a reader opens when they want them (a diagram, long source), under a
+    one-line summary; shown open where a format cannot fold them (text, LaTeX)."""
+
+    summary: str
+    blocks: tuple[Block, ...]
+    classes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class TocTree:
     entries: tuple[str, ...]
     hidden: bool = False
@@ -201,6 +229,7 @@ Block = (
     | Rubric
     | Section
     | PyObject
+    | Collapsible
     | TocTree
 )
 

@@ -102,10 +102,27 @@ def data_flow_svg(scenario: ScenarioDoc, anchor: Callable[[str], str]) -> ET.Ele
     for derived in scenario.derived:
         for source in derived.reads:
             if source in box:
-                svg.append(_edge(box[source], box[derived.name]))
+                svg.append(_edge(box[source], box[derived.name], source, derived.name))
+    titles = _titles(scenario)
     for node in nodes:
-        svg.append(_node(node, box[node.name], internal_href(anchor(node.name))))
+        svg.append(_node(node, box[node.name], internal_href(anchor(node.name)), titles))
     return svg
+
+
+def _titles(scenario: ScenarioDoc) -> dict[str, str]:
+    """Each node's tooltip, and what a screen reader says of it: its role and its edges."""
+    none: tuple[str, ...] = ()
+    edges = [(i.name, "input", none, i.feeds) for i in scenario.inputs]
+    edges += [(d.name, "derived", d.reads, d.feeds) for d in scenario.derived]
+    titles = {}
+    for name, role, reads, feeds in edges:
+        parts = [f"{name} ({role})"]
+        if reads:
+            parts.append(f"reads {', '.join(reads)}")
+        if feeds:
+            parts.append(f"feeds {', '.join(feeds)}")
+        titles[name] = "; ".join(parts)
+    return titles
 
 
 def _box(node: PlacedNode, lefts: dict[int, float], widths: dict[int, float]) -> tuple[float, ...]:
@@ -113,7 +130,9 @@ def _box(node: PlacedNode, lefts: dict[int, float], widths: dict[int, float]) ->
     return lefts[node.column], top, widths[node.column], NODE_HEIGHT
 
 
-def _edge(source: tuple[float, ...], target: tuple[float, ...]) -> ET.Element:
+def _edge(
+    source: tuple[float, ...], target: tuple[float, ...], reader_of: str, reader: str
+) -> ET.Element:
     x1, y1 = source[0] + source[2], source[1] + source[3] / 2
     x2, y2 = target[0], target[1] + target[3] / 2
     bend = (x2 - x1) / 2
@@ -121,17 +140,18 @@ def _edge(source: tuple[float, ...], target: tuple[float, ...]) -> ET.Element:
         "path",
         d=f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 - bend:.1f},{y2:.1f} "
         f"{x2:.1f},{y2:.1f}",
-        **{"class": "refgen-edge"},
+        **{"class": "refgen-edge", "data-from": reader_of, "data-to": reader},
     )
 
 
-def _node(node: PlacedNode, box: tuple[float, ...], href: str) -> ET.Element:
+def _node(
+    node: PlacedNode, box: tuple[float, ...], href: str, titles: dict[str, str]
+) -> ET.Element:
     x, y, width, height = box
     kind = "refgen-input" if node.is_input else "refgen-derived"
-    role = "input" if node.is_input else "derived"
     return element(
         "a",
-        element("title", text=f"{node.name} ({role})"),
+        element("title", text=titles[node.name]),
         element(
             "rect",
             x=f"{x:.1f}",

@@ -1,26 +1,28 @@
 """The page of one scenario class, as blocks.
 
-In order: provenance, the class entry with its summary, Notes, References,
-Examples, the Attributes table, the data-flow diagram, the Registry values
-table, then an entry per input and per derived attribute. Values arrive
-computed (:mod:`refgen.evaluate.values`); nothing here runs scenario code.
+In order: provenance, the class entry with its summary, the Inputs and Derived
+attributes tables (one row per attribute: the attribute's own link target), the
+Registry values table, Notes, References, Examples, then the data-flow diagram,
+folded. Values arrive computed (:mod:`refgen.evaluate.values`); nothing here
+runs scenario code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from refgen.analysis.model import DerivedDoc, Equation, InputDoc, ScenarioDoc
 from refgen.evaluate.values import EntryValues, Value
 from refgen.render.blocks import (
     AnchorLink,
     Block,
+    Cell,
     Code,
+    Collapsible,
     DocLink,
-    Field,
-    FieldList,
     Inline,
     Markup,
+    ObjectName,
     Page,
     Paragraph,
     Prose,
@@ -55,6 +57,8 @@ EXAMPLES_INTRO = (
     "{entries} {verb} the inputs. The figures are what the model computes from them, "
     "not measurements."
 )
+DATA_FLOW_SUMMARY = "Diagram: what each derived attribute reads"
+CODE_SUMMARY = "Code"
 DATA_FLOW_INTRO = (
     "Inputs on the left; each derived attribute stands to the right of everything "
     "it reads. Every box links to its entry."
@@ -62,7 +66,6 @@ DATA_FLOW_INTRO = (
 VALUES_INTRO = (
     "Computed from the registry at this build; numbers to {precision} significant figures."
 )
-QUALNAME_CLASS = "refgen-qualname"
 
 
 def scenario_page(
@@ -105,6 +108,11 @@ def scenario_page(
             location=scenario.location,
         ),
     ]
+    if scenario.inputs:
+        blocks.append(Section("Inputs", (_inputs_table(scenario, mentions),)))
+    if scenario.derived:
+        blocks.append(Section("Derived attributes", (_derived_table(scenario, mentions, units),)))
+    blocks += _registry_values(scenario, values, precision)
     if doc.notes:
         blocks.append(Section("Notes", docstring_notes(doc, scenario.location, mentions)))
     if doc.references:
@@ -113,17 +121,7 @@ def scenario_page(
         intro = _examples_intro(scenario)
         example = Prose(doc.examples.text, doc.examples.location)
         blocks.append(Section("Examples", (*intro, example)))
-    blocks.append(Section("Attributes", (_attribute_table(scenario, mentions),)))
     blocks += _data_flow(scenario)
-    blocks += _registry_values(scenario, values, precision)
-    if scenario.inputs:
-        entries = tuple(_input_entry(scenario, item, mentions) for item in scenario.inputs)
-        blocks.append(Section("Inputs", entries))
-    if scenario.derived:
-        entries = tuple(
-            _derived_entry(scenario, item, mentions, units) for item in scenario.derived
-        )
-        blocks.append(Section("Derived attributes", entries))
     return Page(scenario.name, tuple(blocks), scenario.location, scenario.module)
 
 
@@ -169,26 +167,13 @@ def _examples_intro(scenario: ScenarioDoc) -> tuple[Block, ...]:
     return (text(lead, *joined(links), tail),)
 
 
-def _attribute_table(scenario: ScenarioDoc, mentions: Mapping[str, Inline]) -> Table:
-    rows = [(i.name, i.description) for i in scenario.inputs]
-    rows += [(d.name, d.description) for d in scenario.derived]
-    rows.sort()
-    return Table(
-        header=((text("Name"),), (text("Description"),)),
-        rows=tuple(
-            ((Paragraph((attribute_link(scenario, name),)),), (prose(desc, None, mentions),))
-            for name, desc in rows
-        ),
-        classes=("refgen-attributes",),
-    )
-
-
 def _data_flow(scenario: ScenarioDoc) -> list[Block]:
     svg = data_flow_svg(scenario, lambda name: f"{scenario.qualname}.{name}")
     if svg is None:
         return []
     diagram = Markup(svg, ("refgen-diagram",), searchable=False)
-    return [Section("Data flow", (text(DATA_FLOW_INTRO), diagram))]
+    shown = Collapsible(DATA_FLOW_SUMMARY, (diagram,), ("refgen-data-flow",))
+    return [Section("Data flow", (text(DATA_FLOW_INTRO), shown))]
 
 
 def _value_text(value: Value | None) -> str:
@@ -216,48 +201,71 @@ def _registry_values(
     return [Section("Registry values", (intro, table))]
 
 
-def _flow_fields(scenario: ScenarioDoc, reads: Iterable[str], feeds: Iterable[str]) -> list[Field]:
-    found = []
-    for label, names in (("Reads", list(reads)), ("Feeds", list(feeds))):
-        if names:
-            links = joined([attribute_link(scenario, name) for name in names], ", ", ", ")
-            found.append(Field(label, (text(*links),)))
-    return found
-
-
-def _inherited_fields(base: str | None, name: str) -> list[Field]:
+def _inherited(base: str | None, name: str) -> tuple[Block, ...]:
     if base is None:
-        return []
-    links = text(
-        Xref("class", base, base.rpartition(".")[2]),
-        " (",
-        Xref("attr", f"{base}.{name}", name),
-        ")",
-    )
-    return [Field("Inherited from", (links,))]
-
-
-def _input_entry(scenario: ScenarioDoc, item: InputDoc, mentions: Mapping[str, Inline]) -> Block:
-    default = code(item.default) if item.default is not None else text("required")
-    fields = [
-        Field("Type", (code(item.annotation),)),
-        Field("Declared default", (default,)),
-        *_flow_fields(scenario, (), item.feeds),
-        *_inherited_fields(item.inherited_from, item.name),
-    ]
-    body = (prose(item.description, item.location, mentions), FieldList(tuple(fields)))
-    return PyObject(
-        "attribute",
-        scenario.module,
-        f"{scenario.name}.{item.name}",
-        body=body,
-        location=item.location,
-        as_section=True,
+        return ()
+    return (
+        text(
+            "Inherited from ",
+            Xref("class", base, base.rpartition(".")[2]),
+            " (",
+            Xref("attr", f"{base}.{name}", name),
+            ").",
+        ),
     )
 
 
-def equation_blocks(equation: Equation, units: UnitSymbols) -> tuple[Block, ...]:
-    """The Equation field: code and MathML, or the sentence naming the helpers."""
+def _name_cell(
+    scenario: ScenarioDoc, item: InputDoc | DerivedDoc, objtype: str, annotation: str = ""
+) -> Cell:
+    name = ObjectName(objtype, scenario.module, f"{scenario.name}.{item.name}", item.location)
+    shown = " ".join(annotation.split())
+    return (Paragraph((name, Text(" : "), Code(shown))) if shown else Paragraph((name,)),)
+
+
+def _description_cell(item: InputDoc | DerivedDoc, mentions: Mapping[str, Inline]) -> Cell:
+    return (
+        prose(item.description, item.location, mentions),
+        *_inherited(item.inherited_from, item.name),
+    )
+
+
+def _inputs_table(scenario: ScenarioDoc, mentions: Mapping[str, Inline]) -> Table:
+    """One row per input, in the order the class declares them."""
+    rows = tuple(
+        (
+            _name_cell(scenario, item, "attribute"),
+            (code(item.annotation),),
+            (code(item.default) if item.default is not None else text("required"),),
+            _description_cell(item, mentions),
+        )
+        for item in scenario.inputs
+    )
+    header = ((text("Name"),), (text("Type"),), (text("Declared default"),), (text("Description"),))
+    return Table(header, rows, ("refgen-inputs",), stub_columns=1)
+
+
+def _derived_table(
+    scenario: ScenarioDoc, mentions: Mapping[str, Inline], units: UnitSymbols
+) -> Table:
+    """One row per derived attribute, in source order: its equation typeset, the code folded."""
+    rows = tuple(
+        (
+            _name_cell(scenario, item, "property", item.return_annotation),
+            equation_blocks(item.equation, units, folded=True),
+            _description_cell(item, mentions),
+        )
+        for item in scenario.derived
+    )
+    header = ((text("Name"),), (text("Equation"),), (text("Description"),))
+    return Table(header, rows, ("refgen-derived",), stub_columns=1)
+
+
+def equation_blocks(
+    equation: Equation, units: UnitSymbols, folded: bool = False
+) -> tuple[Block, ...]:
+    """The Equation field: code and MathML (the code folded under the MathML when
+    ``folded``), or the sentence naming the helpers."""
     if equation.expression is None:
         if equation.helpers:
             links = [Xref("func", h, h.rpartition(".")[2]) for h in equation.helpers]
@@ -266,28 +274,9 @@ def equation_blocks(equation: Equation, units: UnitSymbols) -> tuple[Block, ...]
         return (text(BODY_EQUATION_NO_HELPER.format(reason=equation.reason)),)
     shown = code(equation.expression, (EQUATION_CLASS,))
     math = expression_to_mathml(equation.expression, units).element
-    return (shown,) if math is None else (shown, Markup(math, ("refgen-math",)))
-
-
-def _derived_entry(
-    scenario: ScenarioDoc, item: DerivedDoc, mentions: Mapping[str, Inline], units: UnitSymbols
-) -> Block:
-    fields = [
-        Field("Equation", equation_blocks(item.equation, units)),
-        *_flow_fields(scenario, item.reads, item.feeds),
-        *_inherited_fields(item.inherited_from, item.name),
-    ]
-    body = (
-        Paragraph((Code(item.qualname, (QUALNAME_CLASS,)),)),
-        prose(item.description, item.location, mentions),
-        FieldList(tuple(fields)),
-    )
-    return PyObject(
-        "property",
-        scenario.module,
-        f"{scenario.name}.{item.name}",
-        annotation=item.return_annotation,
-        body=body,
-        location=item.location,
-        as_section=True,
-    )
+    if math is None:
+        return (shown,)
+    typeset = Markup(math, ("refgen-math",))
+    if folded:
+        return (typeset, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))
+    return (shown, typeset)

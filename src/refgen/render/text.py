@@ -10,6 +10,7 @@ each equation stands beside them), as are tables of contents.
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from collections.abc import Iterable
 
@@ -26,7 +27,7 @@ def inline_text(item: b.Inline) -> str:
             return item.text
         case b.Code():
             return item.text
-        case b.Xref() | b.DocLink() | b.AnchorLink() | b.SourceLink():
+        case b.Xref() | b.DocLink() | b.AnchorLink() | b.SourceLink() | b.ObjectName():
             return item.label
     raise TypeError(f"not an inline item: {item!r}")
 
@@ -96,6 +97,8 @@ class TextWriter:
                 return [*(indent + "    " + printable(line) for line in item.text.split("\n")), ""]
             case b.Markup() | b.TocTree():
                 return []
+            case b.Collapsible():
+                return self.blocks(item.blocks, indent, depth)
             case b.FieldList():
                 lines = []
                 for field in item.fields:
@@ -139,11 +142,16 @@ class TextWriter:
 
     def _table(self, table: b.Table, indent: str) -> list[str]:
         rows = [[self._cell(cell) for cell in row] for row in (table.header, *table.rows)]
-        widths = [max(len(row[i]) for row in rows) for i in range(len(table.header))]
+        widths = _fitted_widths(rows, self.width - len(indent))
         lines = []
         for number, row in enumerate(rows):
-            cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=True)]
-            lines.append((indent + "  ".join(cells)).rstrip())
+            wrapped = [
+                textwrap.wrap(cell, width, break_on_hyphens=False) or [""]
+                for cell, width in zip(row, widths, strict=True)
+            ]
+            for parts in itertools.zip_longest(*wrapped, fillvalue=""):
+                cells = [part.ljust(width) for part, width in zip(parts, widths, strict=True)]
+                lines.append((indent + "  ".join(cells)).rstrip())
             if number == 0:
                 lines.append(indent + "  ".join("-" * width for width in widths))
         return [*lines, ""]
@@ -151,6 +159,28 @@ class TextWriter:
     def _cell(self, cell: b.Cell) -> str:
         texts = [line.strip() for line in self.blocks(cell, "", 1) if line.strip()]
         return printable(" ".join(texts))
+
+
+NARROWEST_COLUMN = 12
+
+
+def _fitted_widths(rows: list[list[str]], room: int) -> list[int]:
+    """Column widths that fit ``room`` characters (two between columns), taken from
+    the widest columns first; no column narrower than its longest word or than
+    :data:`NARROWEST_COLUMN`, so a table may still be wider than ``room``."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    floors = [
+        min(width, max(NARROWEST_COLUMN, *(len(word) for row in rows for word in row[i].split())))
+        for i, width in enumerate(widths)
+    ]
+    excess = sum(widths) + 2 * (len(widths) - 1) - room
+    while excess > 0:
+        column = max(range(len(widths)), key=lambda i: widths[i] - floors[i])
+        if widths[column] <= floors[column]:
+            break
+        widths[column] -= 1
+        excess -= 1
+    return widths
 
 
 class SummaryWriter:

@@ -173,6 +173,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
         man=skip,
         texinfo=skip,
     )
+    unfolded = (nodes.unfolded, nodes.unfolded)
+    app.add_node(
+        nodes.refgen_details,
+        html=(nodes.visit_details_html, nodes.depart_details_html),
+        latex=unfolded,
+        text=unfolded,
+        man=unfolded,
+        texinfo=unfolded,
+    )
     app.add_role("scenario", roles.ScenarioValueRole())
     app.add_directive("refgen-scenario", directives.ScenarioDirective)
     app.add_directive("refgen-category", directives.CategoryDirective)

@@ -39,6 +39,23 @@ class pending_source_link(nodes.Inline, nodes.TextElement):
     """A link to the highlighted source of an object, resolved after reading."""
 
 
+class refgen_details(nodes.General, nodes.Element):
+    """Content a reader unfolds (HTML's ``details``); other formats show it unfolded."""
+
+
+def visit_details_html(translator: Any, node: refgen_details) -> None:
+    translator.body.append(translator.starttag(node, "details"))
+    translator.body.append(f"<summary>{escape(node['summary'])}</summary>\n")
+
+
+def depart_details_html(translator: Any, node: refgen_details) -> None:
+    translator.body.append("</details>\n")
+
+
+def unfolded(translator: Any, node: nodes.Node) -> None:
+    """Other builders show a collapsible's content where it stands."""
+
+
 def visit_markup_html(translator: Any, node: refgen_markup) -> None:
     classes = " ".join(node["classes"])
     translator.body.append(f'<div class="{escape(classes)}">{node["markup"]}</div>')
@@ -110,6 +127,10 @@ class NodeBuilder:
                 return [self._section(item.title, item.blocks, item.classes)]
             case b.PyObject():
                 return self._py_object(item)
+            case b.Collapsible():
+                details = refgen_details(summary=item.summary, classes=list(item.classes))
+                details += self.blocks(item.blocks)
+                return [details]
             case b.TocTree():
                 return [self._toctree(item)]
         raise TypeError(f"not a block: {item!r}")
@@ -146,6 +167,8 @@ class NodeBuilder:
                 link = pending_source_link("", "", nodes.literal(item.label, item.label))
                 link["reftarget"] = item.target
                 return link
+            case b.ObjectName():
+                return self._object_name(item)
         raise TypeError(f"not an inline item: {item!r}")
 
     def _xref(self, item: b.Xref) -> nodes.Node:
@@ -305,7 +328,6 @@ class NodeBuilder:
     def _attribute(self, item: b.PyObject) -> list[nodes.Node]:
         """An attribute or property entry, built without the directive's signature parsing."""
         owner, _, attribute = item.name.rpartition(".")
-        fullname = f"{item.module}.{item.name}" if item.module else item.name
         signature = addnodes.desc_signature("", "", module=item.module, fullname=item.name)
         signature["class"] = owner
         self.directive.set_source_info(signature)
@@ -316,15 +338,7 @@ class NodeBuilder:
         annotation = " ".join(item.annotation.split())
         if annotation:
             signature += addnodes.desc_annotation(f": {annotation}", f": {annotation}")
-        node_id = make_id(self.env, self.document, "", fullname)
-        signature["ids"].append(node_id)
-        if fullname != node_id and fullname not in self.document.ids:
-            # Same-page links and the diagram point at the dotted name as written;
-            # Sphinx's id transliterates non-ASCII names (Größe -> grosze).
-            signature["ids"].append(fullname)
-        self.document.note_explicit_target(signature)
-        domain: Any = self.env.get_domain("py")
-        domain.note_object(fullname, item.objtype, node_id, location=signature)
+        index = self._register(signature, item.objtype, item.module, item.name)
         content = addnodes.desc_content("", *self.blocks(item.body))
         description = addnodes.desc(
             "",
@@ -335,22 +349,40 @@ class NodeBuilder:
             desctype=item.objtype,
             classes=["py", item.objtype],
         )
-        index = addnodes.index(
-            entries=[
-                (
-                    "single",
-                    f"{attribute} ({fullname.rpartition('.')[0]} {item.objtype})",
-                    node_id,
-                    "",
-                    None,
-                )
-            ]
-        )
         if not item.as_section:
             return [index, description]
         section = self._section(attribute, ())
         section += [index, description]
         return [section]
+
+    def _object_name(self, item: b.ObjectName) -> nodes.Node:
+        """A table row's object: its name as code, the target of its links."""
+        name = nodes.literal(item.label, item.label, classes=["refgen-name"])
+        target = nodes.inline("", "", name, classes=["refgen-object"])
+        if item.location is not None:
+            target.source, target.line = item.location.path, item.location.line
+        else:
+            self.directive.set_source_info(target)
+        target.insert(0, self._register(target, item.objtype, item.module, item.name))
+        return target
+
+    def _register(
+        self, node: nodes.Element, objtype: str, module: str, name: str
+    ) -> addnodes.index:
+        """Make ``node`` the target of ``module.name`` in the Python domain; its index entry."""
+        fullname = f"{module}.{name}" if module else name
+        node_id = make_id(self.env, self.document, "", fullname)
+        node["ids"].append(node_id)
+        if fullname != node_id and fullname not in self.document.ids:
+            # Same-page links and the diagram point at the dotted name as written;
+            # Sphinx's id transliterates non-ASCII names (Größe -> grosze).
+            node["ids"].append(fullname)
+        self.document.note_explicit_target(node)
+        domain: Any = self.env.get_domain("py")
+        domain.note_object(fullname, objtype, node_id, location=node)
+        owner, _, attribute = fullname.rpartition(".")
+        entry = ("single", f"{attribute} ({owner} {objtype})", node_id, "", None)
+        return addnodes.index(entries=[entry])
 
 
 def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
@@ -391,8 +423,12 @@ def cell_text(cell: b.Cell) -> str:
             for item in block.inlines:
                 shown = getattr(item, "text", getattr(item, "label", ""))
                 # the text builder puts code (and links shown as code) in quotes
-                quoted = isinstance(item, b.Code | b.AnchorLink) or getattr(item, "code", False)
+                quoted = isinstance(item, b.Code | b.AnchorLink | b.ObjectName) or getattr(
+                    item, "code", False
+                )
                 parts.append(f'"{shown}"' if quoted else shown)
         elif isinstance(block, b.Prose):
             parts.append(block.text)
+        elif isinstance(block, b.Collapsible):
+            parts.append(cell_text(block.blocks))
     return " ".join(" ".join(parts).split())
