@@ -21,8 +21,8 @@ from sphinx import addnodes
 _NOT_VERBATIM = re.compile(
     r"""[`*|\\'"@]|(?<!\w)_|_(?!\w)|://|--|\.\.\.|^\s|\s$"""
     # What docutils changes or reads as structure: tabs, control and line-breaking
-    # characters, white space before a line break (no-break spaces too), bullets, ``#)`` enumerators, and URI
-    # schemes written without ``//`` (``mailto:``, ``tel:``).
+    # characters, white space before a line break (no-break spaces too), bullets,
+    # ``#)`` enumerators, and URI schemes written without ``//`` (``mailto:``, ``tel:``).
     r"|[\t\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\u2023\u2043]|[^\S\n]\n|\#\)"
     r"|(?i:(?<![\w.+-])(?:" + "|".join(map(re.escape, sorted(urischemes.schemes))) + r"):)"
 )
