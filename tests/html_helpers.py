@@ -19,7 +19,13 @@ SECTIONS = [
 
 
 def read_html(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    """A built page, parsed; the line-break hints inside names (``<wbr>``) dropped so that
+    a name reads as one string, as it copies from the browser."""
+    page = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    for hint in page.find_all("wbr"):
+        hint.decompose()
+    page.smooth()
+    return page
 
 
 def text(node: Tag) -> str:

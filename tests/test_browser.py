@@ -266,3 +266,99 @@ def test_screenshot_of_the_scenario_page(
         tab.assert_clean()
     finally:
         tab.close()
+
+
+TALLEST_CLASS_PAGE = 6000
+"""Pixels at 1280 px wide: everything is kept, but a page must stay scannable."""
+
+BREAKS_OUTSIDE_NAMES = """() => {
+    // Where a name shown as code wraps: the character after each line break.
+    const found = [];
+    for (const code of document.querySelectorAll('article code.refgen-identifier')) {
+        const text = code.textContent;
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        let top = null, offset = 0;
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.length; i++, offset++) {
+                const range = document.createRange();
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const rect = range.getBoundingClientRect();
+                if (!rect.width && !rect.height) continue;
+                if (top !== null && rect.top > top + 2 && !'_.'.includes(text[offset - 1])) {
+                    found.push(text.slice(0, offset) + '|' + text.slice(offset));
+                }
+                top = rect.top;
+            }
+        }
+    }
+    return found;
+}"""
+
+
+def class_pages(site: BuildResult) -> list[str]:
+    pages = sorted(site.outdir.glob("reference/scenarios.*/*.html"))
+    return [p.relative_to(site.outdir).as_posix() for p in pages if p.name != "index.html"]
+
+
+@pytest.mark.parametrize("name, viewport", [("desktop", DESKTOP), ("narrow", NARROW)])
+def test_no_class_page_scrolls_sideways_and_none_is_too_tall(
+    chromium: Any, base_url: str, site: BuildResult, name: str, viewport: dict[str, int]
+) -> None:
+    tab = Reader(chromium, base_url, viewport)
+    try:
+        heights = {}
+        for path in class_pages(site):
+            page = tab.open(path)
+            overflow = page.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {viewport}"
+            heights[path] = page.evaluate("() => document.documentElement.scrollHeight")
+        tallest = max(heights, key=heights.__getitem__)
+        page = tab.open(tallest)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"tallest-class-page-{name}.png"), full_page=True)
+        if viewport is DESKTOP:
+            assert heights[tallest] <= TALLEST_CLASS_PAGE, (tallest, heights[tallest])
+        tab.assert_clean()
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize(
+    "path", [SCENARIO_PAGE, "reference/scenarios.training/index.html", "reference/registry.html"]
+)
+def test_names_wrap_on_a_phone_only_after_underscores_and_dots(
+    chromium: Any, base_url: str, path: str
+) -> None:
+    tab = Reader(chromium, base_url, NARROW)
+    try:
+        page = tab.open(path)
+        assert page.locator("article code.refgen-identifier").count() > 0
+        assert page.evaluate(BREAKS_OUTSIDE_NAMES) == []
+        tab.assert_clean()
+    finally:
+        tab.close()
+
+
+def test_attribute_tables_become_labelled_cards_on_a_phone(chromium: Any, base_url: str) -> None:
+    tab = Reader(chromium, base_url, NARROW)
+    try:
+        page = tab.open(SCENARIO_PAGE)
+        cards = page.evaluate(
+            """() => [...document.querySelectorAll('table.refgen-inputs tbody tr')].map(row => {
+                const cells = [...row.children];
+                return {
+                    fits: row.getBoundingClientRect().right <= document.documentElement.clientWidth,
+                    stacked: cells[1].getBoundingClientRect().top
+                        >= cells[0].getBoundingClientRect().bottom - 1,
+                    label: getComputedStyle(cells[1], '::before').content,
+                };
+            })"""
+        )
+        assert len(cards) == 6
+        assert all(card == {"fits": True, "stacked": True, "label": '"Type: "'} for card in cards)
+        tab.assert_clean()
+    finally:
+        tab.close()

@@ -173,6 +173,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
         man=skip,
         texinfo=skip,
     )
+    as_literal = (nodes.visit_identifier_as_literal, nodes.depart_identifier_as_literal)
+    app.add_node(
+        nodes.refgen_identifier,
+        html=(nodes.visit_identifier_html, None),
+        latex=as_literal,
+        text=as_literal,
+        man=as_literal,
+        texinfo=as_literal,
+    )
     unfolded = (nodes.unfolded, nodes.unfolded)
     app.add_node(
         nodes.refgen_details,

@@ -10,6 +10,7 @@ parsed as reST (:mod:`refgen.sphinx.prose`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -37,6 +38,36 @@ class refgen_markup(nodes.General, nodes.Element):
 
 class pending_source_link(nodes.Inline, nodes.TextElement):
     """A link to the highlighted source of an object, resolved after reading."""
+
+
+class refgen_identifier(nodes.literal):
+    """A Python name shown as code that wraps, when it must, only after ``_`` or ``.``."""
+
+
+IDENTIFIER_CLASS = "refgen-identifier"
+
+
+def visit_identifier_html(translator: Any, node: refgen_identifier) -> None:
+    translator.body.append(translator.starttag(node, "code", "", CLASS="docutils literal"))
+    translator.body.append(breakable(node.astext()))
+    translator.body.append("</code>")
+    raise nodes.SkipNode
+
+
+def breakable(name: str) -> str:
+    """``name`` escaped for HTML, a line-break opportunity (``<wbr>``) after each ``_``
+    or ``.`` that has more of the name after it; copying the name copies no extra
+    character."""
+    escaped = escape(name)
+    return re.sub(r"(?<=[^_.])([_.]+)(?=[^_.])", r"\1<wbr>", escaped)
+
+
+def visit_identifier_as_literal(translator: Any, node: refgen_identifier) -> None:
+    translator.visit_literal(node)
+
+
+def depart_identifier_as_literal(translator: Any, node: refgen_identifier) -> None:
+    translator.depart_literal(node)
 
 
 class refgen_details(nodes.General, nodes.Element):
@@ -161,7 +192,7 @@ class NodeBuilder:
                     refwarn=True,
                 )
             case b.AnchorLink():
-                code = nodes.literal(item.label, item.label, classes=["xref", "py", "py-attr"])
+                code = identifier(item.label, ["xref", "py", "py-attr"])
                 return nodes.reference("", "", code, refid=item.anchor, internal=True)
             case b.SourceLink():
                 link = pending_source_link("", "", nodes.literal(item.label, item.label))
@@ -174,7 +205,7 @@ class NodeBuilder:
     def _xref(self, item: b.Xref) -> nodes.Node:
         classes = ["xref", "py", f"py-{item.role}"]
         label: nodes.Node = (
-            nodes.literal(item.label, item.label, classes=classes)
+            identifier(item.label, classes)
             if item.code
             else nodes.inline(item.label, item.label, classes=classes)
         )
@@ -357,7 +388,7 @@ class NodeBuilder:
 
     def _object_name(self, item: b.ObjectName) -> nodes.Node:
         """A table row's object: its name as code, the target of its links."""
-        name = nodes.literal(item.label, item.label, classes=["refgen-name"])
+        name = identifier(item.label, ["refgen-name"])
         target = nodes.inline("", "", name, classes=["refgen-object"])
         if item.location is not None:
             target.source, target.line = item.location.path, item.location.line
@@ -383,6 +414,10 @@ class NodeBuilder:
         owner, _, attribute = fullname.rpartition(".")
         entry = ("single", f"{attribute} ({owner} {objtype})", node_id, "", None)
         return addnodes.index(entries=[entry])
+
+
+def identifier(name: str, classes: list[str]) -> refgen_identifier:
+    return refgen_identifier(name, name, classes=[*classes, IDENTIFIER_CLASS])
 
 
 def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
