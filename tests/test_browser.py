@@ -362,3 +362,34 @@ def test_attribute_tables_become_labelled_cards_on_a_phone(chromium: Any, base_u
         tab.assert_clean()
     finally:
         tab.close()
+
+
+DIAGRAM_LOOK = """() => {
+    const style = selector => getComputedStyle(document.querySelector(selector));
+    return {
+        input: style('.refgen-diagram .refgen-input rect').fill,
+        derived: style('.refgen-diagram .refgen-derived rect').fill,
+        text: style('.refgen-diagram text').fill,
+        arrowhead: style('.refgen-diagram .refgen-arrowhead').fill,
+        underline: style('.refgen-diagram a.refgen-node').textDecorationLine,
+    };
+}"""
+
+
+def test_diagram_opens_at_full_size_and_follows_the_dark_theme(reader: Reader) -> None:
+    page = reader.open(SCENARIO_PAGE)
+    page.locator("details.refgen-data-flow > summary").click()
+    svg = page.locator(".refgen-diagram svg")
+    box = svg.bounding_box()
+    assert box is not None and abs(box["width"] - float(svg.get_attribute("width"))) < 1
+    light = page.evaluate(DIAGRAM_LOOK)
+    page.evaluate("() => { document.body.dataset.theme = 'dark'; }")
+    dark = page.evaluate(DIAGRAM_LOOK)
+    assert light["underline"] == dark["underline"] == "none"  # underscores stay readable
+    assert light["input"] == "rgb(219, 234, 254)" and dark["input"] != light["input"]
+    assert dark["derived"] != light["derived"]
+    assert dark["text"] == dark["arrowhead"] == "rgb(207, 208, 208)"  # furo's dark text
+    assert light["text"] != dark["text"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    svg.screenshot(path=str(ARTIFACTS / "data-flow-dark.png"))
+    reader.assert_clean()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urldefrag
 
 from bs4 import BeautifulSoup, Tag
@@ -85,3 +86,71 @@ def test_diagram_places_readers_right_of_what_they_read(scenario_page: Beautiful
     }
     assert x["parameters"] < x["weights"] < x["gradients"] < x["persistent"] < x["total"]
     assert x["step_traffic"] < x["step_floor"]
+
+
+def path_points(d: str, steps: int = 40) -> list[tuple[float, float]]:
+    """Points along an SVG path of M, L and C commands (as the diagram writes them)."""
+    tokens = re.findall(r"[MLC]|-?\d+(?:\.\d+)?", d)
+    points: list[tuple[float, float]] = []
+    here = (0.0, 0.0)
+    command = ""
+    numbers: list[float] = []
+
+    def flush() -> None:
+        nonlocal here
+        pairs = list(zip(numbers[::2], numbers[1::2], strict=True))
+        if command == "M":
+            here = pairs[0]
+            points.append(here)
+        elif command == "L":
+            (x, y) = pairs[0]
+            points.extend(
+                (here[0] + (x - here[0]) * t / steps, here[1] + (y - here[1]) * t / steps)
+                for t in range(1, steps + 1)
+            )
+            here = (x, y)
+        elif command == "C":
+            (a, b, c) = pairs
+            for step in range(1, steps + 1):
+                t = step / steps
+                u = 1 - t
+                points.append(
+                    tuple(  # type: ignore[arg-type]
+                        u**3 * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t**3 * p3
+                        for p0, p1, p2, p3 in zip(here, a, b, c, strict=True)
+                    )
+                )
+            here = c
+
+    for token in tokens:
+        if token in "MLC":
+            if command:
+                flush()
+            command, numbers = token, []
+        else:
+            numbers.append(float(token))
+    flush()
+    return points
+
+
+def test_edges_end_in_arrowheads_and_cross_no_box(scenario_page: BeautifulSoup) -> None:
+    svg = diagram(scenario_page)
+    marker = svg.find("marker")
+    assert marker is not None and marker.find("path") is not None
+    boxes = [
+        tuple(float(rect[key]) for key in ("x", "y", "width", "height"))
+        for rect in svg.find_all("rect")
+    ]
+    edges = svg.find_all("path", class_="refgen-edge")
+    long_edges = 0
+    for edge in edges:
+        assert edge["marker-end"] == f"url(#{marker['id']})"
+        long_edges += " L" in edge["d"]
+        for x, y in path_points(edge["d"])[1:-1]:
+            inside = [
+                box
+                for box in boxes
+                if box[0] + 1 < x < box[0] + box[2] - 1 and box[1] + 1 < y < box[1] + box[3] - 1
+            ]
+            assert not inside, f"{edge['data-from']} -> {edge['data-to']} crosses {inside}"
+    assert long_edges > 0  # step_floor reads bandwidth, an input three columns back

@@ -99,10 +99,14 @@ def data_flow_svg(scenario: ScenarioDoc, anchor: Callable[[str], str]) -> ET.Ele
             "each derived attribute to the right of what it reads",
         },
     )
+    arrow = f"refgen-arrow-{scenario.name}"
+    svg.append(_arrowhead(arrow))
     for derived in scenario.derived:
         for source in derived.reads:
             if source in box:
-                svg.append(_edge(box[source], box[derived.name], source, derived.name))
+                edge = _edge(box[source], box[derived.name], source, derived.name)
+                edge.set("marker-end", f"url(#{arrow})")
+                svg.append(edge)
     titles = _titles(scenario)
     for node in nodes:
         svg.append(_node(node, box[node.name], internal_href(anchor(node.name)), titles))
@@ -130,16 +134,50 @@ def _box(node: PlacedNode, lefts: dict[int, float], widths: dict[int, float]) ->
     return lefts[node.column], top, widths[node.column], NODE_HEIGHT
 
 
+def _arrowhead(marker_id: str) -> ET.Element:
+    """The arrowhead every edge ends in, drawn in the text colour (so in dark mode too)."""
+    return element(
+        "defs",
+        element(
+            "marker",
+            element("path", d="M0,0 L10,5 L0,10 z", **{"class": "refgen-arrowhead"}),
+            id=marker_id,
+            viewBox="0 0 10 10",
+            refX="10",
+            refY="5",
+            markerWidth="7",
+            markerHeight="7",
+            orient="auto",
+        ),
+    )
+
+
 def _edge(
     source: tuple[float, ...], target: tuple[float, ...], reader_of: str, reader: str
 ) -> ET.Element:
+    """A curve from ``source``'s right side to ``target``'s left side that crosses no box.
+
+    Boxes stand in rows shared by every column, so the gaps between rows and between
+    columns are free: an edge between neighbouring columns bends within their gap; a
+    longer one bends into the row gap next to its target, runs along it, and bends
+    out again in the column gap before the target.
+    """
     x1, y1 = source[0] + source[2], source[1] + source[3] / 2
     x2, y2 = target[0], target[1] + target[3] / 2
-    bend = (x2 - x1) / 2
+    bend = COLUMN_GAP / 2
+    if x2 - x1 <= COLUMN_GAP + 0.5:
+        path = f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 - bend:.1f},{y2:.1f} "
+    else:
+        above = y1 < y2  # run along the gap on the source's side of the target row
+        lane = target[1] - ROW_GAP / 2 if above else target[1] + target[3] + ROW_GAP / 2
+        path = (
+            f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x1 + bend:.1f},{lane:.1f} "
+            f"{x1 + COLUMN_GAP:.1f},{lane:.1f} L{x2 - COLUMN_GAP:.1f},{lane:.1f} "
+            f"C{x2 - bend:.1f},{lane:.1f} {x2 - bend:.1f},{y2:.1f} "
+        )
     return element(
         "path",
-        d=f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 - bend:.1f},{y2:.1f} "
-        f"{x2:.1f},{y2:.1f}",
+        d=path + f"{x2:.1f},{y2:.1f}",
         **{"class": "refgen-edge", "data-from": reader_of, "data-to": reader},
     )
 
