@@ -23,6 +23,7 @@ import pytest
 from refgen.config import ConfigError, Settings, load_settings
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.conftest import DOCS, REPO
+from tests.html_helpers import SECTIONS
 
 FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+): \[(?P<kind>[a-z-]+)\] (?P<message>.+)$")
 
@@ -109,15 +110,7 @@ def test_show_page_prints_the_class_page_from_the_same_blocks_as_the_site() -> N
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     titles = [lines[i - 1] for i, line in enumerate(lines) if line and set(line) == {"-"}]
-    assert titles == [
-        "Inputs",
-        "Derived attributes",
-        "Registry values",
-        "Notes",
-        "References",
-        "Examples",
-        "Data flow",
-    ]
+    assert titles == SECTIONS
     assert re.search(r"^bandwidth +Optional\[Quantity\] +None +DRAM bandwidth", result.stdout, re.M)
     tables = lines[lines.index("Inputs") : lines.index("Registry values")]
     assert max(len(line) for line in tables) <= 88  # cells wrapped at words to fit

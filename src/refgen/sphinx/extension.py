@@ -164,33 +164,24 @@ def setup(app: Sphinx) -> dict[str, Any]:
         default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
         app.add_config_value(f"{PREFIX}{spec.name}", default, "env")
     app.add_node(nodes.pending_source_link)
-    skip = (nodes.skip_node, None)
-    app.add_node(
-        nodes.refgen_markup,
-        html=(nodes.visit_markup_html, None),
-        latex=skip,
-        text=skip,
-        man=skip,
-        texinfo=skip,
-    )
-    as_literal = (nodes.visit_identifier_as_literal, nodes.depart_identifier_as_literal)
-    app.add_node(
-        nodes.refgen_identifier,
-        html=(nodes.visit_identifier_html, None),
-        latex=as_literal,
-        text=as_literal,
-        man=as_literal,
-        texinfo=as_literal,
-    )
-    unfolded = (nodes.unfolded, nodes.unfolded)
-    app.add_node(
-        nodes.refgen_details,
-        html=(nodes.visit_details_html, nodes.depart_details_html),
-        latex=unfolded,
-        text=unfolded,
-        man=unfolded,
-        texinfo=unfolded,
-    )
+    # refgen's own nodes: HTML gets its markup; other builders skip the MathML and SVG
+    # (the code stands beside them), show names as code and folded content unfolded.
+    for node, html, elsewhere in (
+        (nodes.refgen_markup, (nodes.visit_markup_html, None), (nodes.skip_node, None)),
+        (
+            nodes.refgen_identifier,
+            (nodes.visit_identifier_html, None),
+            (nodes.visit_identifier_as_literal, nodes.depart_identifier_as_literal),
+        ),
+        (
+            nodes.refgen_details,
+            (nodes.visit_details_html, nodes.depart_details_html),
+            (nodes.unfolded, nodes.unfolded),
+        ),
+    ):
+        app.add_node(
+            node, html=html, latex=elsewhere, text=elsewhere, man=elsewhere, texinfo=elsewhere
+        )
     app.add_role("scenario", roles.ScenarioValueRole())
     app.add_directive("refgen-scenario", directives.ScenarioDirective)
     app.add_directive("refgen-category", directives.CategoryDirective)
