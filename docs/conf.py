@@ -1,5 +1,6 @@
 """Sphinx configuration of the refgen reference site."""
 
+import logging
 from pathlib import Path
 
 from refgen.config import load_settings
@@ -23,6 +24,15 @@ refgen_modules = list(_project.modules)
 refgen_registry = _project.registry
 # Hold the library to refgen check's rules at every build (-W makes them errors).
 refgen_checks = True
+
+# MyST prints its whole configuration at every build; the build's own lines are
+# what a reader of the output needs.
+class _WithoutMystConfiguration(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "MdParserConfig(" not in record.getMessage()
+
+
+logging.getLogger("sphinx.myst_parser.sphinx_ext.main").addFilter(_WithoutMystConfiguration())
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]

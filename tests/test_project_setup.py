@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from refgen.testing import BuildResult
 from tests.conftest import REPO, copy_docs, sphinx_build
 
 
@@ -73,3 +74,8 @@ def test_the_search_index_is_stemmed_by_the_c_build_of_snowball() -> None:
     import Stemmer
 
     assert isinstance(snowballstemmer.stemmer("english"), Stemmer.Stemmer)
+
+
+def test_the_site_build_does_not_print_mysts_configuration(site: BuildResult) -> None:
+    assert "build succeeded" in site.stdout  # the build's own lines are captured
+    assert "MdParserConfig(" not in site.stdout + site.stderr
