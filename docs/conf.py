@@ -25,6 +25,7 @@ refgen_registry = _project.registry
 # Hold the library to refgen check's rules at every build (-W makes them errors).
 refgen_checks = True
 
+
 # MyST prints its whole configuration at every build; the build's own lines are
 # what a reader of the output needs.
 class _WithoutMystConfiguration(logging.Filter):
