@@ -393,3 +393,21 @@ def test_diagram_opens_at_full_size_and_follows_the_dark_theme(reader: Reader) -
     ARTIFACTS.mkdir(exist_ok=True)
     svg.screenshot(path=str(ARTIFACTS / "data-flow-dark.png"))
     reader.assert_clean()
+
+
+def test_equations_are_set_in_the_math_font_shipped_with_the_site(reader: Reader) -> None:
+    page = reader.open(SCENARIO_PAGE)
+    math = page.locator(".refgen-math math").first
+    math.scroll_into_view_if_needed()
+    page.evaluate("() => document.fonts.ready")
+    used = page.evaluate(
+        """() => [...document.fonts]
+            .filter(face => face.family.replace(/"/g, '') === 'STIX Two Math refgen')
+            .map(face => face.status)"""
+    )
+    assert used == ["loaded"]  # fetched from the site itself (the reader blocks any other host)
+    family = math.evaluate("element => getComputedStyle(element).fontFamily")
+    assert family.startswith('"STIX Two Math refgen"')
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("table.refgen-derived").screenshot(path=str(ARTIFACTS / "equations.png"))
+    reader.assert_clean()
