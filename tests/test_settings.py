@@ -8,6 +8,7 @@ import pytest
 
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields, settings_table
 from refgen.testing import write_scenario_project
+from tests.html_helpers import heading_text, main, read_html, text
 
 ONE_CLASS = '''
     """Tiny scenarios"""
@@ -41,6 +42,10 @@ ONE_CLASS = '''
         ("root", "../outside", "a folder inside the source folder"),
         ("root", "/etc", "a folder inside the source folder"),
         ("root", "api/../../up", "a folder inside the source folder"),
+        ("category_titles", "Models", "a table of dotted module names to non-empty titles"),
+        ("category_titles", {"pkg.models": ""}, "a table of dotted module names"),
+        ("category_titles", {"not a module": "Models"}, "a table of dotted module names"),
+        ("category_titles", {"pkg.models": 3}, "a table of dotted module names"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_setting(key: str, value: object, expected: str) -> None:
@@ -100,3 +105,53 @@ def test_every_setting_is_a_pytest_ini_option(pytester: pytest.Pytester) -> None
     result = pytester.runpytest("--help")
     for spec in setting_fields():
         result.stdout.fnmatch_lines([f"*{PREFIX}{spec.name}*"])
+
+
+SENTENCE_FIRST = '''
+    """This module holds the scenarios we use to size the cluster.
+
+    They are grouped by team.
+    """
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Tiny:
+        """A scenario."""
+
+        size: float = 1.0
+        """The size."""
+'''
+
+
+def test_category_titles_name_a_category_whose_docstring_opens_with_a_sentence(
+    tmp_path: Path,
+) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "sized",
+        {"cluster": SENTENCE_FIRST},
+        conf_extra='refgen_category_titles = {"sized.cluster": "Cluster sizing"}\n',
+    )
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    folder = result.outdir / "reference" / "sized.cluster"
+    category = read_html(folder / "index.html")
+    assert heading_text(main(category).find("h1")) == "Cluster sizing"
+    body = text(main(category))
+    assert "This module holds the scenarios we use to size the cluster." in body
+    assert "They are grouped by team." in body
+    page = read_html(folder / "Tiny.html")
+    provenance = main(page).find(class_="refgen-provenance")
+    assert provenance.find("a").get_text() == "Cluster sizing"
+    index = read_html(result.outdir / "reference" / "index.html")
+    assert "Cluster sizing" in text(main(index))
+
+
+def test_category_titles_are_a_table_in_pyproject() -> None:
+    settings = Settings.from_mapping(
+        {"category_titles": {"b.mod": "Bees", "a.mod": "Ants"}}, "pyproject.toml"
+    )
+    assert settings.category_titles == (("a.mod", "Ants"), ("b.mod", "Bees"))
+    assert hash(settings)  # a cache key, as every setting

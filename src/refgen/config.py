@@ -60,6 +60,14 @@ class Settings:
         "plans are deleted from it; other files are left alone.",
     )
     title: str = _setting("Reference", "text", "Title of the reference's index page.")
+    category_titles: tuple[tuple[str, str], ...] = _setting(
+        (),
+        "module names and titles",
+        "Titles of category pages, by module name, for modules whose docstring does not "
+        "open with a title (in conf.py a dict, in pyproject.toml a [tool.refgen."
+        "category_titles] table). The module's first docstring line then stays in its "
+        "description. A module not named here is titled by that first line.",
+    )
     run_examples: bool = _setting(
         True,
         "true or false",
@@ -161,6 +169,22 @@ def validate(spec: dataclasses.Field[Any], value: Any, origin: str, key: str) ->
         if not isinstance(value, str) or not _is_dotted(value):
             raise refuse()
         return value
+    if kind == "module names and titles":
+        pairs = value.items() if isinstance(value, Mapping) else value
+        if isinstance(pairs, str) or not isinstance(pairs, list | tuple | type({}.items())):
+            raise refuse()
+        pairs = list(pairs)
+        if not all(
+            isinstance(pair, list | tuple)
+            and len(pair) == 2
+            and isinstance(pair[0], str)
+            and _is_dotted(pair[0])
+            and isinstance(pair[1], str)
+            and pair[1].strip()
+            for pair in pairs
+        ):
+            raise refuse()
+        return tuple(sorted((name, title.strip()) for name, title in pairs))
     if kind == "true or false":
         if not isinstance(value, bool):
             raise refuse()
@@ -188,6 +212,7 @@ def _expected(kind: str) -> str:
         "dotted name or None": "a dotted path (a string) or None",
         "true or false": "true or false",
         "whole number, 1 or more": "a whole number, 1 or more",
+        "module names and titles": "a table of dotted module names to non-empty titles",
     }.get(kind, "a non-empty string")
 
 

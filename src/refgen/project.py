@@ -130,7 +130,7 @@ class Project:
         self.progress: Progress = progress or no_progress
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
         caller can report each."""
-        self.cache = AnalysisCache()
+        self.cache = AnalysisCache(settings.category_titles)
         self.units = UnitSymbols()
         """Unit symbols for equations, remembered for the pages of this project."""
         self._loaded = False

@@ -24,8 +24,10 @@ T = TypeVar("T")
 class AnalysisCache:
     """Memoised analysis of one project's sources."""
 
-    def __init__(self) -> None:
+    def __init__(self, category_titles: Iterable[tuple[str, str]] = ()) -> None:
         self._tables: dict[str, dict[Hashable, Any]] = {}
+        self._category_titles = dict(category_titles)
+        """Module name -> the title a setting gives its category page."""
 
     def remember(self, kind: str, key: Hashable, compute: Callable[[Any], T]) -> T:
         """``compute(key)``, computed once per ``kind`` and ``key``."""
@@ -66,7 +68,9 @@ class AnalysisCache:
         return self.remember("module", name, self._analyse_module)
 
     def _analyse_module(self, name: str) -> ModuleDoc:
-        return modules.analyse_module(self.module_source, name)
+        doc = modules.analyse_module(self.module_source, name)
+        title = self._category_titles.get(name)
+        return doc if title is None else modules.retitled(doc, title)
 
     def scenario(self, cls: type) -> ScenarioDoc:
         """The record of ``cls`` without registry entries (the Project adds them)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import sys
 from collections.abc import Callable, Iterable
@@ -44,6 +45,13 @@ def analyse_module(read: Reader, module_name: str) -> ModuleDoc:
         location=SourceLocation(source.path, 1),
         members=tuple(members),
     )
+
+
+def retitled(doc: ModuleDoc, title: str) -> ModuleDoc:
+    """``doc`` titled ``title``; the docstring's first line opens its description."""
+    opening = doc.title if doc.title != doc.name else ""
+    description = "\n\n".join(part for part in (opening, doc.description) if part)
+    return dataclasses.replace(doc, title=title, description=description)
 
 
 def _signature_as_written(node: Any) -> str:

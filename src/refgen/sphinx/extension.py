@@ -161,7 +161,11 @@ def add_static_path(app: Sphinx, config: Config) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.viewcode")
     for spec in setting_fields():
-        default = list(spec.default) if isinstance(spec.default, tuple) else spec.default
+        default: Any = spec.default
+        if spec.metadata["kind"] == "module names and titles":
+            default = dict(default)  # written in conf.py as a dict
+        elif isinstance(default, tuple):
+            default = list(default)
         app.add_config_value(f"{PREFIX}{spec.name}", default, "env")
     app.add_node(nodes.pending_source_link)
     # refgen's own nodes: HTML gets its markup; other builders skip the MathML and SVG
