@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import urldefrag
 
 from refgen.testing import BuildResult, write_scenario_project
-from tests.html_helpers import main, read_html
+from tests.html_helpers import main, read_html, row_cells
 from tests.test_pages import MODULE
 
 
@@ -59,3 +59,59 @@ def test_py_roles_resolve_to_the_generated_entries(tmp_path: Path) -> None:
     target = read_html(result.outdir / "reference" / "fruit.counting" / "Apples.html")
     for href in hrefs:
         assert target.find(id=urldefrag(href)[1]) is not None
+
+
+HELPERS = '''
+    """Helpers"""
+
+
+    def ring_time(size: float, links: int) -> float:
+        """Time of a ring all-reduce."""
+        return 2 * (links - 1) * size / links
+'''
+RING = '''
+    """Rings"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Ring:
+        """A ring."""
+
+        size: float = 1.0
+        """The size."""
+        links: int = 4
+        """Links in the ring."""
+
+        @property
+        def time(self) -> float:
+            """Ring time, the helper imported inside the body."""
+            from .helpers import ring_time
+
+            return ring_time(self.size, self.links)
+
+        @property
+        def doubled(self) -> float:
+            """Twice the ring time, through the helper module imported inside the body."""
+            from pkgr import helpers
+
+            return helpers.ring_time(self.size, self.links) * 2
+'''
+
+
+def test_an_equation_links_to_a_helper_imported_inside_the_method_body(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path, "pkgr", {"rings": RING, "helpers": HELPERS}, documented=["rings"]
+    )
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "pkgr.rings" / "Ring.html")
+    for name in ("time", "doubled"):
+        equation = row_cells(page, f"pkgr.rings.Ring.{name}")["Equation"]
+        assert equation.find("math") is not None
+        [link] = equation.find_all("a")
+        target, anchor = urldefrag(link["href"])
+        assert anchor == "pkgr.helpers.ring_time"
+        helpers = read_html((result.outdir / "reference" / "pkgr.rings" / target).resolve())
+        assert helpers.find(id=anchor) is not None

@@ -59,6 +59,7 @@ EXAMPLES_INTRO = (
 )
 DATA_FLOW_SUMMARY = "Diagram: what each derived attribute reads"
 CODE_SUMMARY = "Code"
+CALLS = "Calls "
 DATA_FLOW_INTRO = (
     "Inputs on the left; each derived attribute stands to the right of everything "
     "it reads. Every box links to its entry."
@@ -265,18 +266,20 @@ def equation_blocks(
     equation: Equation, units: UnitSymbols, folded: bool = False
 ) -> tuple[Block, ...]:
     """The Equation field: code and MathML (the code folded under the MathML when
-    ``folded``), or the sentence naming the helpers."""
+    ``folded``), or the sentence naming the helpers; an equation that calls helpers
+    links to their entries, wherever they were imported (a module or the method body)."""
+    links = [Xref("func", h, h.rpartition(".")[2]) for h in equation.helpers]
     if equation.expression is None:
-        if equation.helpers:
-            links = [Xref("func", h, h.rpartition(".")[2]) for h in equation.helpers]
+        if links:
             lead, _, tail = BODY_EQUATION.partition("{helpers}")
             return (text(lead, *joined(links, " and ", " and "), tail),)
         return (text(BODY_EQUATION_NO_HELPER.format(reason=equation.reason)),)
+    calls = (text(CALLS, *joined(links, ", ", " and "), "."),) if links else ()
     shown = code(equation.expression, (EQUATION_CLASS,))
     math = expression_to_mathml(equation.expression, units).element
     if math is None:
-        return (shown,)
+        return (shown, *calls)
     typeset = Markup(math, ("refgen-math",))
     if folded:
-        return (typeset, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))
-    return (shown, typeset)
+        return (typeset, *calls, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))
+    return (shown, typeset, *calls)
