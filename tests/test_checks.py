@@ -101,3 +101,42 @@ def test_check_warnings_are_off_by_default_and_can_be_silenced(tmp_path: Path) -
     )
     result = silenced.build("html", "-W")
     assert result.returncode == 0, result.stderr
+
+
+FAMILY = '''
+    """A family of scenarios"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Parent:
+        """The base."""
+
+        size: float = 2.0
+
+        @property
+        def doubled(self) -> float:
+            return self.size * 2
+
+
+    @dataclass(frozen=True)
+    class Son(Parent):
+        """One child."""
+
+
+    @dataclass(frozen=True)
+    class Daughter(Parent):
+        """Another child."""
+'''
+
+
+def test_an_inherited_member_is_one_finding_under_its_base(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path, "family", {"models": FAMILY}, conf_extra="refgen_checks = True\n"
+    )
+    result = project.build("html", "--keep-going")
+    missing = [w for w in result.warnings if "has no docstring" in w and "refgen.check" in w]
+    assert len([w for w in missing if ".size: input has no docstring" in w]) == 1, missing
+    assert len([w for w in missing if ".doubled: derived attribute" in w]) == 1, missing
+    assert all("Parent." in w for w in missing if ".size:" in w or ".doubled:" in w), missing

@@ -253,5 +253,9 @@ def test_every_kind_builds_a_page(kinds_project: ScenarioProject) -> None:
     page = read_html(folder / "Derived.html")
     inherited = row_cells(page, "kinds.models.Derived.size")["Description"]
     assert inherited.find("a")["href"].endswith("Base.html#kinds.models.Base")
+    # Described once, on the base's page; the subclass links there.
+    assert text(inherited) == "Inherited from Base ( size )."
+    base = read_html(folder / "Base.html")
+    assert text(row_cells(base, "kinds.models.Base.size")["Description"]) == "Size of the thing."
     tags = row_cells(page, "kinds.models.Derived.tags")
     assert text(tags["Declared default"]) == "list() (from a factory)"

@@ -241,6 +241,14 @@ class Project:
         """Every scenario class of the imported modules, in module and source order."""
         return self.load()._classes
 
+    def documented_classes(self) -> frozenset[str]:
+        """Dotted paths of the classes that have a page of their own."""
+        return self.cache.remember(
+            "documented-classes",
+            tuple(self.modules),
+            lambda _: frozenset(discovery.dotted_path(cls) for cls in self.classes),
+        )
+
     @property
     def problems(self) -> list[Problem]:
         """What went wrong while loading and analysing, in the order it was found."""

@@ -11,6 +11,12 @@ def docstring_is_empty(doc: Docstring) -> bool:
     return not (doc.summary or doc.description or doc.notes or doc.references or doc.examples)
 
 
+def _owner(scenario: ScenarioDoc, inherited_from: str | None) -> str:
+    """The class a member is written in: a member every subclass inherits is one finding,
+    at the base's line and under the base's name, however many subclasses show it."""
+    return inherited_from.rpartition(".")[2] if inherited_from else scenario.name
+
+
 def lint_scenario(scenario: ScenarioDoc) -> list[Finding]:
     """Missing docstrings, Notes entries and examples of one class, and its analysis problems."""
     found = []
@@ -46,7 +52,7 @@ def lint_scenario(scenario: ScenarioDoc) -> list[Finding]:
             found.append(
                 finding(
                     CheckKind.MISSING_DOCSTRING,
-                    f"{scenario.name}.{item.name}: input has no docstring",
+                    f"{_owner(scenario, item.inherited_from)}.{item.name}: input has no docstring",
                     item.location,
                 )
             )
@@ -57,7 +63,8 @@ def lint_scenario(scenario: ScenarioDoc) -> list[Finding]:
             found.append(
                 finding(
                     CheckKind.MISSING_DOCSTRING,
-                    f"{scenario.name}.{derived.name}: derived attribute has no docstring",
+                    f"{_owner(scenario, derived.inherited_from)}.{derived.name}: "
+                    "derived attribute has no docstring",
                     derived.location,
                 )
             )

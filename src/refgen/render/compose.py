@@ -71,7 +71,13 @@ def _scenario(project: Project, argument: str) -> ComposedPage:
     examples: tuple[tuple[str, ExampleBlock], ...] = ()
     if scenario.docstring.examples and project.settings.run_examples:
         examples = ((scenario.qualname, scenario.docstring.examples),)
-    page = scenario_page(scenario, values, project.settings.value_precision, project.units)
+    page = scenario_page(
+        scenario,
+        values,
+        project.settings.value_precision,
+        project.units,
+        project.documented_classes(),
+    )
     return ComposedPage(page, problems, examples)
 
 

@@ -9,7 +9,7 @@ runs scenario code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 
 from refgen.analysis.model import DerivedDoc, Equation, InputDoc, ScenarioDoc
 from refgen.evaluate.values import EntryValues, Value
@@ -74,10 +74,13 @@ def scenario_page(
     values: Sequence[EntryValues] = (),
     precision: int = 5,
     units: UnitSymbols | None = None,
+    documented: Container[str] = (),
 ) -> Page:
     """The whole reference page of one scenario class.
 
     ``units`` spells the units of equations (see :func:`expression_to_mathml`).
+    ``documented`` holds the classes with pages of their own: what the class
+    inherits from one of them is described there, and only linked here.
     """
     units = units or UnitSymbols()
     doc = scenario.docstring
@@ -110,9 +113,11 @@ def scenario_page(
         ),
     ]
     if scenario.inputs:
-        blocks.append(Section("Inputs", (_inputs_table(scenario, mentions),)))
+        inputs = _inputs_table(scenario, mentions, documented)
+        blocks.append(Section("Inputs", (inputs,)))
     if scenario.derived:
-        blocks.append(Section("Derived attributes", (_derived_table(scenario, mentions, units),)))
+        derived = _derived_table(scenario, mentions, units, documented)
+        blocks.append(Section("Derived attributes", (derived,)))
     blocks += _registry_values(scenario, values, precision)
     if doc.notes:
         blocks.append(Section("Notes", docstring_notes(doc, scenario.location, mentions)))
@@ -224,21 +229,25 @@ def _name_cell(
     return (Paragraph((name, Text(" : "), Code(shown))) if shown else Paragraph((name,)),)
 
 
-def _description_cell(item: InputDoc | DerivedDoc, mentions: Mapping[str, Inline]) -> Cell:
-    return (
-        prose(item.description, item.location, mentions),
-        *_inherited(item.inherited_from, item.name),
-    )
+def _description_cell(
+    item: InputDoc | DerivedDoc, mentions: Mapping[str, Inline], documented: Container[str]
+) -> Cell:
+    inherited = _inherited(item.inherited_from, item.name)
+    if item.inherited_from in documented:  # described once, on the base's page
+        return inherited
+    return (prose(item.description, item.location, mentions), *inherited)
 
 
-def _inputs_table(scenario: ScenarioDoc, mentions: Mapping[str, Inline]) -> Table:
+def _inputs_table(
+    scenario: ScenarioDoc, mentions: Mapping[str, Inline], documented: Container[str]
+) -> Table:
     """One row per input, in the order the class declares them."""
     rows = tuple(
         (
             _name_cell(scenario, item, "attribute"),
             (code(item.annotation),),
             (code(item.default) if item.default is not None else text("required"),),
-            _description_cell(item, mentions),
+            _description_cell(item, mentions, documented),
         )
         for item in scenario.inputs
     )
@@ -247,14 +256,17 @@ def _inputs_table(scenario: ScenarioDoc, mentions: Mapping[str, Inline]) -> Tabl
 
 
 def _derived_table(
-    scenario: ScenarioDoc, mentions: Mapping[str, Inline], units: UnitSymbols
+    scenario: ScenarioDoc,
+    mentions: Mapping[str, Inline],
+    units: UnitSymbols,
+    documented: Container[str],
 ) -> Table:
     """One row per derived attribute, in source order: its equation typeset, the code folded."""
     rows = tuple(
         (
             _name_cell(scenario, item, "property", item.return_annotation),
             equation_blocks(item.equation, units, folded=True),
-            _description_cell(item, mentions),
+            _description_cell(item, mentions, documented),
         )
         for item in scenario.derived
     )
