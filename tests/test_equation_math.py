@@ -72,3 +72,16 @@ def test_site_loads_nothing_from_the_network(site: BuildResult) -> None:
         for tag, attribute in (("script", "src"), ("link", "href"), ("img", "src")):
             for element in page.find_all(tag):
                 assert not remote.match(element.get(attribute, "")), (path, element)
+
+
+def test_every_equation_of_the_library_is_typeset(site: BuildResult) -> None:
+    """Equations that multiply by units of the project's registry (``ureg.FLOP``) too."""
+    shown = 0
+    for path in sorted(site.outdir.glob("reference/scenarios.*/*.html")):
+        table = read_html(path).find("table", class_="refgen-derived")
+        for row in table.find("tbody").find_all("tr") if table else ():
+            code = row.find("code", class_="refgen-equation")
+            if code is not None:
+                shown += 1
+                assert row.find("math") is not None, f"{path.name}: {code.get_text()}"
+    assert shown > 100

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen.render.math_elements import MATHML_NAMESPACE
+from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
 from refgen.render.mathml import MathResult, expression_to_mathml
 
 APPLY = "\u2061"
@@ -524,3 +524,31 @@ def test_any_text_gives_a_result_and_never_raises(source: str) -> None:
         assert result.reason
     else:
         assert local(ET.fromstring(result.mathml)) == "math"
+
+
+# --- Units of the project's own registry --------------------------------------
+
+
+def project_units() -> UnitSymbols:
+    import pint
+
+    registry = pint.UnitRegistry()
+    registry.define("FLOP = [computation]")
+    registry.define("token = [text]")
+    return UnitSymbols(find_registry=lambda: registry)
+
+
+def test_a_unit_of_the_projects_registry_is_shown_as_a_unit() -> None:
+    result = expression_to_mathml(
+        "(2 * ureg.FLOP * self.parameters).to('TFLOP')", project_units()
+    )
+    assert result.element is not None, result.reason
+    assert [node.text for node in elements(result.element, "mtext")] == ["FLOP", "in TFLOP"]
+    ratio = expression_to_mathml("(ureg.token / self.step).to('token/s')", project_units())
+    assert ratio.element is not None, ratio.reason
+
+
+def test_an_attribute_that_is_no_unit_is_still_refused() -> None:
+    result = expression_to_mathml("2 * ureg.not_a_unit * self.n", project_units())
+    assert result.element is None
+    assert "attribute '.not_a_unit' of a non-self object" in result.reason

@@ -29,6 +29,7 @@ from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
 import pint
+from pint.registry import ApplicationRegistry, UnitRegistry
 
 from refgen import __version__
 from refgen.analysis import discovery
@@ -131,7 +132,7 @@ class Project:
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
         caller can report each."""
         self.cache = AnalysisCache(settings.category_titles)
-        self.units = UnitSymbols()
+        self.units = UnitSymbols(find_registry=self.unit_registry)
         """Unit symbols for equations, remembered for the pages of this project."""
         self._loaded = False
         self._modules: dict[str, ModuleType] = {}
@@ -240,6 +241,19 @@ class Project:
     def classes(self) -> list[type]:
         """Every scenario class of the imported modules, in module and source order."""
         return self.load()._classes
+
+    def unit_registry(self) -> Any:
+        """The pint registry the documented modules (or the registry's module) bind at
+        module level, such as ``ureg``; None when they bind none."""
+        names = (
+            [*self.modules, self._registry_module()] if self.settings.registry else [*self.modules]
+        )
+        for name in names:
+            module = sys.modules.get(name)
+            for value in vars(module).values() if module is not None else ():
+                if isinstance(value, UnitRegistry | ApplicationRegistry):
+                    return value
+        return None
 
     def documented_classes(self) -> frozenset[str]:
         """Dotted paths of the classes that have a page of their own."""

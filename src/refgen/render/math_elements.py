@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from typing import Any
 
 from refgen.render.markup import xml_safe
@@ -119,15 +120,23 @@ that does not match fails in linear time, not exponential.
 class UnitSymbols:
     """Pint's short symbols for unit spellings, remembered by whoever owns this (the Project).
 
-    The unit registry is made on first use: loading pint's definitions is the
+    Units are looked up in the project's own registry when ``find_registry``
+    finds one (custom units such as ``FLOP`` or ``token`` included), else in a
+    registry of pint's definitions, made on first use: loading them is the
     slowest step of laying out an equation.
     """
 
-    def __init__(self, registry: Any = None) -> None:
+    def __init__(
+        self, registry: Any = None, find_registry: Callable[[], Any] | None = None
+    ) -> None:
         self._registry = registry
+        self._find_registry = find_registry
         self._symbols: dict[str, str | None] = {}
+        self._known: dict[str, bool] = {}
 
     def _unit_registry(self) -> Any:
+        if self._registry is None and self._find_registry is not None:
+            self._registry = self._find_registry()
         if self._registry is None:
             import pint
 
@@ -140,13 +149,27 @@ class UnitSymbols:
             self._symbols[written] = self._lookup(written)
         return self._symbols[written]
 
+    def knows(self, name: str) -> bool:
+        """Whether ``name`` is a unit of the registry (``ureg.FLOP`` is a unit, not a value)."""
+        if name not in self._known:
+            self._known[name] = self._unit_of(name) is not None
+        return self._known[name]
+
+    def _unit_of(self, written: str) -> Any:
+        if len(written) > 100 or not _PLAIN_UNIT.fullmatch(written):
+            return None
+        try:
+            return self._unit_registry().Unit(written)
+        except Exception:  # pint is missing or does not know the unit
+            return None
+
     def _lookup(self, written: str) -> str | None:
         if not written.strip():
             return None
-        if len(written) > 100 or not _PLAIN_UNIT.fullmatch(written):
+        unit = self._unit_of(written)
+        if unit is None:  # show it as written
             return written
         try:
-            symbol = f"{self._unit_registry().Unit(written):~P}"
-        except Exception:  # pint is missing or does not know the unit: show it as written
+            return f"{unit:~P}" or None
+        except Exception:  # a unit pint cannot abbreviate: as written
             return written
-        return symbol or None

@@ -16,6 +16,8 @@ The layout follows the source:
 * a unit conversion ``x.to('MB')`` shows ``x`` followed by "in MB", the unit in
   pint's short form; ``.to('')``, ``.magnitude``, ``.m``, ``.to_base_units()``
   and ``.to_reduced_units()`` show nothing;
+* a unit of the project's own pint registry used as a value (``2 * ureg.FLOP``)
+  is shown as its symbol; an attribute of anything else that is no unit is refused;
 * ``*`` is ``×``, ``/`` a fraction, ``**`` a superscript, ``//`` stays ``//``,
   ``%`` is ``mod``, comparisons use ``≤ ≥ ≠``, and ``and``/``or``/``not`` are
   ``∧ ∨ ¬``;
@@ -205,8 +207,9 @@ def _is_self(node: ast.expr) -> bool:
 
 
 def _may_be_unit_registry(node: ast.expr) -> bool:
-    """``ureg`` in ``ureg.MB``: a plain (dotted) name other than ``self``."""
-    return not _is_self(node) and dotted_name(node) is not None
+    """``ureg`` in ``ureg.MB``: a plain (dotted) name, not ``self`` nor an attribute of it."""
+    dotted = dotted_name(node)
+    return dotted is not None and dotted.partition(".")[0] != "self"
 
 
 def _bracketed(left: str, inner: ET.Element, right: str) -> ET.Element:
@@ -295,6 +298,8 @@ class _Layout:
         constant = _NAMED_CONSTANTS.get(dotted_name(node) or "")
         if constant is not None:
             return identifier(constant)
+        if _may_be_unit_registry(node.value) and self._units.knows(node.attr):
+            return words(self._units.symbol(node.attr) or node.attr)  # ureg.FLOP: a unit
         raise unsupported(f"attribute '.{node.attr}' of a non-self object")
 
     def _binary(self, node: ast.BinOp) -> ET.Element:
