@@ -539,9 +539,7 @@ def project_units() -> UnitSymbols:
 
 
 def test_a_unit_of_the_projects_registry_is_shown_as_a_unit() -> None:
-    result = expression_to_mathml(
-        "(2 * ureg.FLOP * self.parameters).to('TFLOP')", project_units()
-    )
+    result = expression_to_mathml("(2 * ureg.FLOP * self.parameters).to('TFLOP')", project_units())
     assert result.element is not None, result.reason
     assert [node.text for node in elements(result.element, "mtext")] == ["FLOP", "in TFLOP"]
     ratio = expression_to_mathml("(ureg.token / self.step).to('token/s')", project_units())
