@@ -85,3 +85,16 @@ def test_every_equation_of_the_library_is_typeset(site: BuildResult) -> None:
                 shown += 1
                 assert row.find("math") is not None, f"{path.name}: {code.get_text()}"
     assert shown > 100
+
+
+def test_what_a_helper_returns_is_a_formula_named_after_it(site: BuildResult) -> None:
+    page = read_html(site.outdir / "reference" / "helpers" / "scenarios.physics.network.html")
+    helper = page.find(id="scenarios.physics.network.calc_ring_allreduce_traffic")
+    steps = helper.find_next_sibling("dd").find(class_="refgen-steps").find_next_sibling("ul")
+    formulas = [leaves(m) for m in steps.find_all("math")]
+    assert any(formula[:2] == ["calc_ring_allreduce_traffic", "="] for formula in formulas)
+    for path in sorted((site.outdir / "reference" / "helpers").glob("*.html")):
+        for item in read_html(path).select(".refgen-steps + ul > li"):
+            written = item.find("code").get_text()
+            tuple_return = written.startswith("return ") and "," in written
+            assert tuple_return or item.find("math") is not None, f"{path.name}: {written}"

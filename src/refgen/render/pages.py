@@ -114,7 +114,8 @@ def _parameters(label: str, entries: Sequence[ParameterEntry]) -> list[Field]:
 
 
 def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
-    """Each assignment of the helper's body as a formula (code where none fits)."""
+    """Each assignment of the helper's body as a formula, and what it returns as a
+    formula named after the helper (code where none fits)."""
     if not helper.steps:
         return ()
     items = []
@@ -123,10 +124,10 @@ def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
             f"{step.target} = {step.expression}" if step.target else f"return {step.expression}"
         )
         item: tuple[Block, ...] = (code(" ".join(written.split()), (EQUATION_CLASS,)),)
-        if step.target:
-            math = assignment(step.target, expression_to_mathml(step.expression, units)).element
-            if math is not None:
-                item += (Markup(math, ("refgen-math",)),)
+        named = step.target or helper.name
+        math = assignment(named, expression_to_mathml(step.expression, units)).element
+        if math is not None:
+            item += (Markup(math, ("refgen-math",)),)
         items.append(item)
     intro = Paragraph((Text(HELPER_STEPS_INTRO),), ("refgen-steps",))
     return (intro, BulletList(tuple(items)))
