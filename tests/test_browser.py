@@ -411,3 +411,17 @@ def test_equations_are_set_in_the_math_font_shipped_with_the_site(reader: Reader
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("table.refgen-derived").screenshot(path=str(ARTIFACTS / "equations.png"))
     reader.assert_clean()
+
+
+def test_figures_are_right_aligned_in_their_columns(reader: Reader) -> None:
+    alignment = """selector => [...document.querySelectorAll(selector)].map(
+        cell => getComputedStyle(cell).textAlign)"""
+    page = reader.open(SCENARIO_PAGE)
+    values = page.evaluate(alignment, "table.refgen-values tbody td")
+    assert values and set(values) == {"right"}
+    names = page.evaluate(alignment, "table.refgen-values tbody th")
+    assert names and "right" not in names
+    page = reader.open("reference/scenarios.training/index.html")
+    headlines = page.evaluate(alignment, "table.refgen-category tbody td:nth-child(3)")
+    assert headlines and set(headlines) == {"right"}
+    reader.assert_clean()
