@@ -8,6 +8,7 @@ with the reason, never a traceback. Like analysis, it knows nothing of Sphinx.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,21 @@ def pretty_number(text: str) -> str:
     return f"10{power}" if mantissa in ("1", "1.0") else f"{mantissa}×10{power}"
 
 
+_PLAIN_DECIMAL = re.compile(r"(-?)(\d{5,})(\.\d+)?")
+THIN_SPACE = "\u2009"
+
+
+def grouped(text: str) -> str:
+    """A plain decimal's whole part in groups of three digits, thin spaces between, when
+    it has five digits or more (``16384`` is ``16 384``, ``2048`` stays): the one rule
+    for every figure, integer or not."""
+    match = _PLAIN_DECIMAL.fullmatch(text)
+    if match is None:
+        return text
+    sign, whole, fraction = match.groups()
+    return f"{sign}{int(whole):,}".replace(",", THIN_SPACE) + (fraction or "")
+
+
 def format_value(value: Any, spec: str | None = None, precision: int = DEFAULT_PRECISION) -> str:
     """Text for a computed value: quantities with short pretty units.
 
@@ -71,13 +87,16 @@ def format_value(value: Any, spec: str | None = None, precision: int = DEFAULT_P
     if value is None or isinstance(value, bool | str):
         return str(value)
     if hasattr(value, "magnitude") and hasattr(value, "units"):
-        magnitude = pretty_number(format(value.magnitude, spec or f".{precision}g"))
+        magnitude = format(value.magnitude, spec or f".{precision}g")
+        magnitude = pretty_number(magnitude if spec else grouped(magnitude))
         units = format(value.units, "~P")
         return f"{magnitude} {units}" if units else magnitude
     if isinstance(value, int):
-        return format(value, spec) if spec else f"{value:,}".replace(",", "\u2009")
+        return format(value, spec) if spec else grouped(str(value))
     if isinstance(value, float):
-        return pretty_number(format(value, spec or f".{precision}g"))
+        return pretty_number(
+            format(value, spec) if spec else grouped(format(value, f".{precision}g"))
+        )
     return format(value, spec) if spec else str(value)
 
 
