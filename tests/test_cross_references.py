@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zlib
 from pathlib import Path
 from urllib.parse import urldefrag
@@ -115,3 +116,50 @@ def test_an_equation_links_to_a_helper_imported_inside_the_method_body(tmp_path:
         assert anchor == "pkgr.helpers.ring_time"
         helpers = read_html((result.outdir / "reference" / "pkgr.rings" / target).resolve())
         assert helpers.find(id=anchor) is not None
+
+
+TWINS = '''
+    """Twins"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Cup:
+        """A cup."""
+
+        café: float = 1.0
+        """Accented."""
+        cafe: float = 2.0
+        """Plain."""
+
+        @property
+        def total(self) -> float:
+            """Reads ``cafe`` only."""
+            return self.cafe * 2
+'''
+
+
+def test_names_that_differ_only_by_an_accent_keep_targets_of_their_own(tmp_path: Path) -> None:
+    project = write_scenario_project(tmp_path, "twins", {"models": TWINS})
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "twins.models" / "Cup.html")
+    for name in ("café", "cafe"):
+        cells = row_cells(page, f"twins.models.Cup.{name}")
+        assert cells["Name"].get_text().strip() == name
+    mention = row_cells(page, "twins.models.Cup.total")["Description"].find("a")
+    assert urldefrag(mention["href"])[1] == "twins.models.Cup.cafe"
+    inventory = read_inventory(result.outdir / "objects.inv")
+    assert inventory[("py:attribute", "twins.models.Cup.café")].endswith("#twins.models.Cup.café")
+
+
+def test_every_link_to_an_attribute_row_has_its_label_in_latex(tmp_path: Path) -> None:
+    project = write_scenario_project(tmp_path, "twins", {"models": TWINS})
+    result = project.build("latex", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    tex = next(result.outdir.glob("*.tex")).read_text(encoding="utf-8")
+    links = set(re.findall(r"\\hyperref\[\\detokenize\{([^}]*)\}\]", tex))
+    labels = set(re.findall(r"\\label\{\\detokenize\{([^}]*)\}\}", tex))
+    assert any("Cup.cafe" in link for link in links)
+    assert links <= labels, links - labels

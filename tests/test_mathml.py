@@ -530,23 +530,33 @@ def test_any_text_gives_a_result_and_never_raises(source: str) -> None:
 
 
 def project_units() -> UnitSymbols:
+    """Two registries of a project, bound to ``ureg`` and ``text_units``."""
     import pint
 
-    registry = pint.UnitRegistry()
-    registry.define("FLOP = [computation]")
-    registry.define("token = [text]")
-    return UnitSymbols(find_registry=lambda: registry)
+    compute, text = pint.UnitRegistry(), pint.UnitRegistry()
+    compute.define("FLOP = [computation]")
+    text.define("token = [text]")
+    return UnitSymbols(find_registries=lambda: {"ureg": compute, "text_units": text})
 
 
 def test_a_unit_of_the_projects_registry_is_shown_as_a_unit() -> None:
     result = expression_to_mathml("(2 * ureg.FLOP * self.parameters).to('TFLOP')", project_units())
     assert result.element is not None, result.reason
     assert [node.text for node in elements(result.element, "mtext")] == ["FLOP", "in TFLOP"]
-    ratio = expression_to_mathml("(ureg.token / self.step).to('token/s')", project_units())
+    ratio = expression_to_mathml("(text_units.token / self.step).to('token/s')", project_units())
     assert ratio.element is not None, ratio.reason
 
 
-def test_an_attribute_that_is_no_unit_is_still_refused() -> None:
-    result = expression_to_mathml("2 * ureg.not_a_unit * self.n", project_units())
+@pytest.mark.parametrize(
+    "source",
+    [
+        "2 * ureg.not_a_unit * self.n",
+        "self.n * calendar.year",  # pint knows "year", but calendar is no registry
+        "self.n + calendar.hour",
+        "2 * ureg.token * self.n",  # a unit of the other registry
+    ],
+)
+def test_an_attribute_that_is_no_unit_of_its_registry_is_refused(source: str) -> None:
+    result = expression_to_mathml(source, project_units())
     assert result.element is None
-    assert "attribute '.not_a_unit' of a non-self object" in result.reason
+    assert "of a non-self object" in result.reason

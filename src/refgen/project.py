@@ -132,7 +132,7 @@ class Project:
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
         caller can report each."""
         self.cache = AnalysisCache(settings.category_titles)
-        self.units = UnitSymbols(find_registry=self.unit_registry)
+        self.units = UnitSymbols(find_registries=self.unit_registries)
         """Unit symbols for equations, remembered for the pages of this project."""
         self._loaded = False
         self._modules: dict[str, ModuleType] = {}
@@ -242,18 +242,20 @@ class Project:
         """Every scenario class of the imported modules, in module and source order."""
         return self.load()._classes
 
-    def unit_registry(self) -> Any:
-        """The pint registry the documented modules (or the registry's module) bind at
-        module level, such as ``ureg``; None when they bind none."""
-        names = (
-            [*self.modules, self._registry_module()] if self.settings.registry else [*self.modules]
-        )
+    def unit_registries(self) -> dict[str, Any]:
+        """The pint registries the documented modules (and the registry's module) bind
+        at module level, by the name they bind them to (``ureg``); the first module
+        to bind a name decides what it means."""
+        names = [*self.modules]
+        if self.settings.registry:
+            names.append(self._registry_module())
+        found: dict[str, Any] = {}
         for name in names:
             module = sys.modules.get(name)
-            for value in vars(module).values() if module is not None else ():
+            for bound, value in vars(module).items() if module is not None else ():
                 if isinstance(value, UnitRegistry | ApplicationRegistry):
-                    return value
-        return None
+                    found.setdefault(bound, value)
+        return found
 
     def documented_classes(self) -> frozenset[str]:
         """Dotted paths of the classes that have a page of their own."""

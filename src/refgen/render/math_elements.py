@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from refgen.render.markup import xml_safe
@@ -117,31 +117,49 @@ that does not match fails in linear time, not exponential.
 """
 
 
+def _unit_in(registry: Any, written: str) -> Any:
+    """``written`` as a unit of ``registry``; None if it is no unit there."""
+    if len(written) > 100 or not _PLAIN_UNIT.fullmatch(written):
+        return None
+    try:
+        return registry.Unit(written)
+    except Exception:  # the registry does not know it
+        return None
+
+
 class UnitSymbols:
     """Pint's short symbols for unit spellings, remembered by whoever owns this (the Project).
 
-    Units are looked up in the project's own registry when ``find_registry``
-    finds one (custom units such as ``FLOP`` or ``token`` included), else in a
-    registry of pint's definitions, made on first use: loading them is the
-    slowest step of laying out an equation.
+    ``find_registries`` gives the project's own pint registries by the names its
+    modules bind them to (``{"ureg": ...}``): a unit written as ``ureg.FLOP`` is
+    looked up in that registry, a unit written as text in the first that knows
+    it, then in a registry of pint's definitions, made on first use (loading them
+    is the slowest step of laying out an equation).
     """
 
     def __init__(
-        self, registry: Any = None, find_registry: Callable[[], Any] | None = None
+        self,
+        registry: Any = None,
+        find_registries: Callable[[], Mapping[str, Any]] | None = None,
     ) -> None:
         self._registry = registry
-        self._find_registry = find_registry
+        self._find_registries = find_registries
+        self._registries: Mapping[str, Any] | None = None
         self._symbols: dict[str, str | None] = {}
-        self._known: dict[str, bool] = {}
+        self._known: dict[tuple[str, str], bool] = {}
 
-    def _unit_registry(self) -> Any:
-        if self._registry is None and self._find_registry is not None:
-            self._registry = self._find_registry()
+    def _project_registries(self) -> Mapping[str, Any]:
+        if self._registries is None:
+            found = self._find_registries() if self._find_registries is not None else None
+            self._registries = found or {}
+        return self._registries
+
+    def _unit_registries(self) -> list[Any]:
         if self._registry is None:
             import pint
 
             self._registry = pint.UnitRegistry()
-        return self._registry
+        return [*self._project_registries().values(), self._registry]
 
     def symbol(self, written: str) -> str | None:
         """Pint's short form of a unit (``millisecond`` → ``ms``); None if dimensionless."""
@@ -149,19 +167,21 @@ class UnitSymbols:
             self._symbols[written] = self._lookup(written)
         return self._symbols[written]
 
-    def knows(self, name: str) -> bool:
-        """Whether ``name`` is a unit of the registry (``ureg.FLOP`` is a unit, not a value)."""
-        if name not in self._known:
-            self._known[name] = self._unit_of(name) is not None
-        return self._known[name]
+    def knows(self, owner: str, name: str) -> bool:
+        """Whether ``owner.name`` is a unit: ``owner`` a registry of the project that
+        knows ``name`` (``ureg.FLOP``), not any object with an attribute of that name."""
+        key = (owner, name)
+        if key not in self._known:
+            registry = self._project_registries().get(owner)
+            self._known[key] = registry is not None and _unit_in(registry, name) is not None
+        return self._known[key]
 
     def _unit_of(self, written: str) -> Any:
-        if len(written) > 100 or not _PLAIN_UNIT.fullmatch(written):
-            return None
-        try:
-            return self._unit_registry().Unit(written)
-        except Exception:  # pint is missing or does not know the unit
-            return None
+        for registry in self._unit_registries():
+            unit = _unit_in(registry, written)
+            if unit is not None:
+                return unit
+        return None
 
     def _lookup(self, written: str) -> str | None:
         if not written.strip():

@@ -16,8 +16,9 @@ The layout follows the source:
 * a unit conversion ``x.to('MB')`` shows ``x`` followed by "in MB", the unit in
   pint's short form; ``.to('')``, ``.magnitude``, ``.m``, ``.to_base_units()``
   and ``.to_reduced_units()`` show nothing;
-* a unit of the project's own pint registry used as a value (``2 * ureg.FLOP``)
-  is shown as its symbol; an attribute of anything else that is no unit is refused;
+* a unit of one of the project's own pint registries used as a value
+  (``2 * ureg.FLOP``, ``ureg`` a registry the project's modules bind) is shown
+  as its symbol; an attribute of anything else is refused;
 * ``*`` is ``×``, ``/`` a fraction, ``**`` a superscript, ``//`` stays ``//``,
   ``%`` is ``mod``, comparisons use ``≤ ≥ ≠``, and ``and``/``or``/``not`` are
   ``∧ ∨ ¬``;
@@ -298,7 +299,8 @@ class _Layout:
         constant = _NAMED_CONSTANTS.get(dotted_name(node) or "")
         if constant is not None:
             return identifier(constant)
-        if _may_be_unit_registry(node.value) and self._units.knows(node.attr):
+        owner = dotted_name(node.value)
+        if owner is not None and self._units.knows(owner, node.attr):
             return words(self._units.symbol(node.attr) or node.attr)  # ureg.FLOP: a unit
         raise unsupported(f"attribute '.{node.attr}' of a non-self object")
 

@@ -387,27 +387,31 @@ class NodeBuilder:
         return [section]
 
     def _object_name(self, item: b.ObjectName) -> nodes.Node:
-        """A table row's object: its name as code, the target of its links."""
-        name = identifier(item.label, ["refgen-name"])
-        target = nodes.inline("", "", name, classes=["refgen-object"])
+        """A table row's object: its name as code after a target (a label in LaTeX, an
+        anchor in HTML) that its links point at."""
+        target = nodes.target("", "")
         if item.location is not None:
             target.source, target.line = item.location.path, item.location.line
         else:
             self.directive.set_source_info(target)
-        target.insert(0, self._register(target, item.objtype, item.module, item.name))
-        return target
+        index = self._register(target, item.objtype, item.module, item.name)
+        name = identifier(item.label, ["refgen-name"])
+        return nodes.inline("", "", index, target, name, classes=["refgen-object"])
 
     def _register(
         self, node: nodes.Element, objtype: str, module: str, name: str
     ) -> addnodes.index:
-        """Make ``node`` the target of ``module.name`` in the Python domain; its index entry."""
+        """Make ``node`` the target of ``module.name`` in the Python domain; its index entry.
+
+        The id is the dotted name as written, which is what the page's own links and
+        the diagram point at; Sphinx's id (ASCII only: ``Größe`` becomes ``Grosze``)
+        only where the two agree, so that ``café`` and ``cafe`` keep ids of their own.
+        """
         fullname = f"{module}.{name}" if module else name
         node_id = make_id(self.env, self.document, "", fullname)
+        if node_id != fullname and fullname not in self.document.ids:
+            node_id = fullname
         node["ids"].append(node_id)
-        if fullname != node_id and fullname not in self.document.ids:
-            # Same-page links and the diagram point at the dotted name as written;
-            # Sphinx's id transliterates non-ASCII names (Größe -> grosze).
-            node["ids"].append(fullname)
         self.document.note_explicit_target(node)
         domain: Any = self.env.get_domain("py")
         domain.note_object(fullname, objtype, node_id, location=node)
