@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import urldefrag
 
 from bs4 import BeautifulSoup, Tag
 
-from tests.html_helpers import section
+from refgen.testing import write_scenario_project
+from tests.html_helpers import read_html, section
 
 CLASS = "scenarios.training.UpdateWorkingSetScenario"
 
@@ -154,3 +156,59 @@ def test_edges_end_in_arrowheads_and_cross_no_box(scenario_page: BeautifulSoup) 
             ]
             assert not inside, f"{edge['data-from']} -> {edge['data-to']} crosses {inside}"
     assert long_edges > 0  # step_floor reads bandwidth, an input three columns back
+
+
+CYCLE = '''
+    """Cycles"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Loop:
+        """Properties that read each other."""
+
+        seed: float = 1.0
+        """Where it starts."""
+
+        @property
+        def first(self) -> float:
+            """Reads the second."""
+            return self.second + self.seed
+
+        @property
+        def second(self) -> float:
+            """Reads the first."""
+            return self.first + 1
+
+        @property
+        def third(self) -> float:
+            """Reads the second."""
+            return self.second * 2
+'''
+
+
+def boxes_crossed(svg: Tag) -> list[str]:
+    boxes = [
+        tuple(float(rect[key]) for key in ("x", "y", "width", "height"))
+        for rect in svg.find_all("rect")
+    ]
+    crossed = []
+    for edge in svg.find_all("path", class_="refgen-edge"):
+        for x, y in path_points(edge["d"])[1:-1]:
+            if any(
+                box[0] + 1 < x < box[0] + box[2] - 1 and box[1] + 1 < y < box[1] + box[3] - 1
+                for box in boxes
+            ):
+                crossed.append(f"{edge['data-from']} -> {edge['data-to']}")
+                break
+    return crossed
+
+
+def test_edges_of_a_cycle_cross_no_box_either(tmp_path: Path) -> None:
+    project = write_scenario_project(tmp_path, "loops", {"models": CYCLE})
+    result = project.build("html", "--keep-going")
+    page = read_html(result.outdir / "reference" / "loops.models" / "Loop.html")
+    svg = page.find("svg", class_="refgen-dataflow")
+    assert len(svg.find_all("path", class_="refgen-edge")) == 4
+    assert boxes_crossed(svg) == []

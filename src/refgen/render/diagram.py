@@ -160,12 +160,13 @@ def _edge(
     Boxes stand in rows shared by every column, so the gaps between rows and between
     columns are free: an edge between neighbouring columns bends within their gap; a
     longer one bends into the row gap next to its target, runs along it, and bends
-    out again in the column gap before the target.
+    out again in the column gap before the target. An edge that runs backwards (code
+    whose properties read each other in a cycle) takes the same lanes.
     """
     x1, y1 = source[0] + source[2], source[1] + source[3] / 2
     x2, y2 = target[0], target[1] + target[3] / 2
     bend = COLUMN_GAP / 2
-    if x2 - x1 <= COLUMN_GAP + 0.5:
+    if 0 < x2 - x1 <= COLUMN_GAP + 0.5:
         path = f"M{x1:.1f},{y1:.1f} C{x1 + bend:.1f},{y1:.1f} {x2 - bend:.1f},{y2:.1f} "
     else:
         above = y1 < y2  # run along the gap on the source's side of the target row
