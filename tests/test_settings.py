@@ -151,7 +151,22 @@ def test_category_titles_name_a_category_whose_docstring_opens_with_a_sentence(
 
 def test_category_titles_are_a_table_in_pyproject() -> None:
     settings = Settings.from_mapping(
-        {"category_titles": {"b.mod": "Bees", "a.mod": "Ants"}}, "pyproject.toml"
+        {"modules": ["a.mod", "b.mod"], "category_titles": {"b.mod": "Bees", "a.mod": "Ants"}},
+        "pyproject.toml",
     )
     assert settings.category_titles == (("a.mod", "Ants"), ("b.mod", "Bees"))
     assert hash(settings)  # a cache key, as every setting
+
+
+def test_a_category_title_for_a_module_not_documented_is_refused() -> None:
+    with pytest.raises(
+        ConfigError, match=r"here: refgen_category_titles names pkg\.modles, which refgen_modules"
+    ):
+        Settings.from_mapping(
+            {
+                "refgen_modules": ["pkg.models"],
+                "refgen_category_titles": {"pkg.modles": "Typo"},
+            },
+            "here",
+            prefix="refgen_",
+        )

@@ -140,6 +140,13 @@ class Settings:
             for key, spec in known.items()
             if key in values
         }
+        titled = [name for name, _ in checked.get("category_titles", ())]
+        strays = [name for name in titled if name not in checked.get("modules", ())]
+        if strays:  # a misspelt module name would otherwise be ignored
+            raise ConfigError(
+                f"{origin}: {prefix}category_titles names {', '.join(strays)}, which "
+                f"{prefix}modules does not list"
+            )
         return cls(**checked)
 
 
