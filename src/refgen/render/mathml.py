@@ -9,17 +9,20 @@ evaluated, and pint is imported (lazily) only to spell unit symbols.
 The layout follows the source:
 
 * ``self.`` is dropped and every name is shown upright and in full, underscores
-  included (``bytes_per_param``);
-* brackets appear exactly where the source has them: the AST forgets grouping
-  parentheses, so they are recovered from the tokens (call parentheses are not
-  grouping brackets);
+  included (``bytes_per_param``), except that a name of letters, one underscore
+  and a number is subscripted (``t_1`` is t₁);
+* brackets appear where precedence needs them, whatever the source wrote: none
+  around a fraction's parts, an exponent or a function's arguments (the layout
+  groups those), none around a product converted to a unit, always around a sum
+  so converted, a negative right operand, a conversion or a conditional used as
+  an operand;
 * a unit conversion ``x.to('MB')`` shows ``x`` followed by "in MB", the unit in
   pint's short form; ``.to('')``, ``.magnitude``, ``.m``, ``.to_base_units()``
   and ``.to_reduced_units()`` show nothing;
 * a unit of one of the project's own pint registries used as a value
   (``2 * ureg.FLOP``, ``ureg`` a registry the project's modules bind) is shown
   as its symbol; an attribute of anything else is refused;
-* ``*`` is ``×``, ``/`` a fraction, ``**`` a superscript, ``//`` stays ``//``,
+* ``*`` is ``×``, ``/`` a fraction, ``**`` a superscript (``** 0.5`` a root), ``//`` stays ``//``,
   ``%`` is ``mod``, comparisons use ``≤ ≥ ≠``, and ``and``/``or``/``not`` are
   ``∧ ∨ ¬``;
 * ``sqrt``, ``exp``, ``log`` (``ln``, or ``log`` with the base as a subscript),
@@ -39,6 +42,7 @@ and a reason, and the caller shows the code instead. It never raises.
 from __future__ import annotations
 
 import ast
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -203,6 +207,17 @@ _UNIT_NORMALISATIONS = frozenset({"to_base_units", "to_reduced_units"})
 _MAGNITUDES = frozenset({"magnitude", "m"})
 
 
+_INDEXED_NAME = re.compile(r"([^\W\d_]+)_([0-9]{1,3})")
+
+
+def _name(text: str) -> ET.Element:
+    """A name, upright and whole; ``t_1`` (letters, one underscore, a number) as t₁."""
+    indexed = _INDEXED_NAME.fullmatch(text)
+    if indexed is None:
+        return identifier(text)
+    return element("msub", identifier(indexed[1]), number(indexed[2]))
+
+
 def _is_self(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
 
@@ -239,8 +254,52 @@ def _special_function(family: str | None, arguments: list[ET.Element]) -> ET.Ele
     return None
 
 
+# How tightly what the layout shows binds, loosest first: an operand looser than its
+# place needs brackets.
+(
+    _CONVERSION,
+    _CONDITIONAL,
+    _OR,
+    _AND,
+    _NOT,
+    _COMPARISON,
+    _SUM,
+    _PRODUCT,
+    _UNARY,
+    _POWER,
+    _ATOM,
+) = range(11)
+_LEVELS: dict[type[ast.AST], int] = {
+    ast.Add: _SUM,
+    ast.Sub: _SUM,
+    ast.Mult: _PRODUCT,
+    ast.FloorDiv: _PRODUCT,
+    ast.Mod: _PRODUCT,
+    ast.Div: _ATOM,  # a fraction: its bar groups both parts
+    ast.Pow: _POWER,
+    ast.USub: _UNARY,
+    ast.UAdd: _UNARY,
+    ast.Not: _NOT,
+    ast.And: _AND,
+    ast.Or: _OR,
+}
+
+
+def _is_square_root(node: ast.BinOp) -> bool:
+    """``x ** 0.5`` or ``x ** (1 / 2)``."""
+    exponent = node.right
+    if isinstance(exponent, ast.Constant):
+        return exponent.value == 0.5 and not isinstance(exponent.value, bool)
+    return (
+        isinstance(exponent, ast.BinOp)
+        and isinstance(exponent.op, ast.Div)
+        and all(isinstance(part, ast.Constant) for part in (exponent.left, exponent.right))
+        and (exponent.left.value, exponent.right.value) == (1, 2)  # type: ignore[attr-defined]
+    )
+
+
 class _Layout:
-    """Renders the nodes of one parsed expression, brackets included."""
+    """Renders the nodes of one parsed expression, with the brackets precedence needs."""
 
     def __init__(self, text: str, tree: ast.Expression, units: UnitSymbols) -> None:
         self._text = text
@@ -248,15 +307,54 @@ class _Layout:
         self._units = units
 
     def render(self, node: ast.expr) -> ET.Element:
-        shown = self._render_unbracketed(node)
-        for _ in range(self._brackets.around(node)):
-            shown = parenthesized(shown)
-        return shown
+        return self._render_unbracketed(node)
+
+    def operand(self, node: ast.expr, tightest_needed: int) -> ET.Element:
+        """``node`` in a place that binds ``tightest_needed``: bracketed if looser."""
+        shown = self.render(node)
+        return parenthesized(shown) if self.level(node) < tightest_needed else shown
+
+    def level(self, node: ast.expr) -> int:
+        """How tightly ``node`` binds as laid out (not as Python parses it)."""
+        match node:
+            case ast.BinOp():
+                if isinstance(node.op, ast.Pow) and _is_square_root(node):
+                    return _ATOM
+                return _LEVELS.get(type(node.op), _ATOM)
+            case ast.UnaryOp() | ast.BoolOp():
+                return _LEVELS.get(type(node.op), _ATOM)
+            case ast.Compare():
+                return _COMPARISON
+            case ast.IfExp():
+                return _CONDITIONAL
+            case ast.Constant() if isinstance(node.value, int | float) and not isinstance(
+                node.value, bool
+            ):
+                shown = number_as_written(self._as_written(node)).tag  # 2.5×10⁹ is a product
+                return {"mn": _ATOM, "msup": _POWER}.get(shown, _PRODUCT)
+            case ast.Attribute() if node.attr in _MAGNITUDES and not _is_self(node.value):
+                return self.level(node.value)
+            case ast.Call():
+                return self._call_level(node)
+        return _ATOM
+
+    def _call_level(self, node: ast.Call) -> int:
+        method = node.func
+        if isinstance(method, ast.Attribute) and not _is_self(method.value):
+            if method.attr in _UNIT_NORMALISATIONS:
+                return self.level(method.value)
+            if method.attr in _UNIT_CONVERSIONS and len(node.args) == 1:
+                if self._unit(node.args[0]) is None:  # .to(''): only the quantity is shown
+                    return self.level(method.value)
+                return _CONVERSION
+        if _FUNCTION_FAMILIES.get(dotted_name(node.func) or "") == "exp":
+            return _POWER
+        return _ATOM
 
     def _render_unbracketed(self, node: ast.expr) -> ET.Element:
         match node:
             case ast.Name():
-                return identifier(node.id)
+                return _name(node.id)
             case ast.Constant():
                 return self._constant(node)
             case ast.Attribute():
@@ -293,7 +391,7 @@ class _Layout:
 
     def _attribute(self, node: ast.Attribute) -> ET.Element:
         if _is_self(node.value):
-            return identifier(node.attr)
+            return _name(node.attr)
         if node.attr in _MAGNITUDES:
             return self.render(node.value)
         constant = _NAMED_CONSTANTS.get(dotted_name(node) or "")
@@ -308,32 +406,58 @@ class _Layout:
         kind = type(node.op)
         if kind in _UNSUPPORTED_BINARY_OPERATORS:
             raise unsupported(_UNSUPPORTED_BINARY_OPERATORS[kind])
-        left, right = self.render(node.left), self.render(node.right)
         if kind is ast.Div:
-            return element("mfrac", left, right)
+            return element("mfrac", self.render(node.left), self.render(node.right))
         if kind is ast.Pow:
-            return element("msup", left, right)
+            if _is_square_root(node):
+                return element("msqrt", self.render(node.left))
+            # Anything but a name, a number or a call as the base is bracketed, a
+            # fraction too; the exponent never is.
+            base = self.render(node.left)
+            fraction = isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Div)
+            if self.level(node.left) < _ATOM or fraction:
+                base = parenthesized(base)
+            return element("msup", base, self.render(node.right))
+        level = _LEVELS[kind]
+        left = self.operand(node.left, level)
+        right = self.render(node.right)
+        # a - (b + c) and a * (b // c) keep their brackets, as does a negative right
+        # operand; a + (b - c) and a * (b * c) need none.
+        regrouped = kind is ast.Add or (
+            kind is ast.Mult
+            and not isinstance(getattr(node.right, "op", None), ast.FloorDiv | ast.Mod)
+        )
+        negated = isinstance(node.right, ast.UnaryOp) and not isinstance(node.right.op, ast.Not)
+        if negated or self.level(node.right) < level + (not regrouped):
+            right = parenthesized(right)
         return row(left, operator(_BINARY_OPERATORS[kind]), right)
 
     def _unary(self, node: ast.UnaryOp) -> ET.Element:
         symbol = _UNARY_OPERATORS.get(type(node.op))
         if symbol is None:
             raise unsupported("bitwise inversion (~)")
-        return row(operator(symbol), self.render(node.operand))
+        if isinstance(node.op, ast.Not):
+            return row(operator(symbol), self.operand(node.operand, _NOT))
+        # -(a + b) keeps its brackets, and so does -(-a); -a² needs none.
+        return row(operator(symbol), self.operand(node.operand, _UNARY + 1))
 
     def _boolean(self, node: ast.BoolOp) -> ET.Element:
         symbol = _BOOLEAN_OPERATORS[type(node.op)]
-        parts = [self.render(node.values[0])]
+        tighter = _LEVELS[type(node.op)] + 1
+        parts = [self.operand(node.values[0], tighter)]
         for value in node.values[1:]:
-            parts += [operator(symbol), self.render(value)]
+            parts += [operator(symbol), self.operand(value, tighter)]
         return row(*parts)
 
     def _comparison(self, node: ast.Compare) -> ET.Element:
-        parts = [self.render(node.left)]
+        parts = [self.operand(node.left, _COMPARISON + 1)]
         for comparison, comparator in zip(node.ops, node.comparators, strict=True):
             if type(comparison) in _UNSUPPORTED_COMPARISONS:
                 raise unsupported(_UNSUPPORTED_COMPARISONS[type(comparison)])
-            parts += [operator(_COMPARISONS[type(comparison)]), self.render(comparator)]
+            parts += [
+                operator(_COMPARISONS[type(comparison)]),
+                self.operand(comparator, _COMPARISON + 1),
+            ]
         return row(*parts)
 
     def _conditional(self, node: ast.IfExp) -> ET.Element:
@@ -399,10 +523,11 @@ class _Layout:
             return self.render(method.value)
         if len(node.args) != 1:
             raise unsupported(f".{method.attr}() with {len(node.args)} arguments")
-        quantity = self.render(method.value)
         unit = self._unit(node.args[0])
         if unit is None:
-            return quantity
+            return self.render(method.value)
+        # "a × b in MB" reads as one quantity; a sum is bracketed: "(a + b) in MB".
+        quantity = self.operand(method.value, _PRODUCT)
         return row(quantity, space(), words(f"in {unit}"))
 
     def _unit(self, node: ast.expr) -> str | None:
