@@ -314,6 +314,13 @@ def test_no_class_page_scrolls_sideways_and_none_is_too_tall(
                 "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
             assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {viewport}"
+            # The attribute tables fit the text column: a long equation scrolls in its box.
+            wide = page.evaluate(
+                """() => [...document.querySelectorAll('table.refgen-inputs, table.refgen-derived')]
+                    .filter(table => table.scrollWidth > table.parentElement.clientWidth + 1)
+                    .map(table => table.className)"""
+            )
+            assert wide == [], f"{path}: {wide} wider than the text at {viewport}"
             heights[path] = page.evaluate("() => document.documentElement.scrollHeight")
         tallest = max(heights, key=heights.__getitem__)
         page = tab.open(tallest)
