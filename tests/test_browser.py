@@ -31,6 +31,21 @@ DESKTOP = {"width": 1280, "height": 900}
 NARROW = {"width": 390, "height": 844}
 
 
+DIAGRAM_LOOK = """() => {
+    const style = selector => getComputedStyle(document.querySelector(selector));
+    return {
+        edge: style('.refgen-diagram .refgen-edge').fill,
+        input: style('.refgen-diagram .refgen-input rect').fill,
+        derived: style('.refgen-diagram .refgen-derived rect').fill,
+        font: style('.refgen-diagram text').fontFamily,
+        text: style('.refgen-diagram text').fill,
+        arrowhead: style('.refgen-diagram .refgen-arrowhead').fill,
+        underline: style('.refgen-diagram a.refgen-node').textDecorationLine,
+    };
+}"""
+"""The data-flow diagram's computed look, which refgen.css gives it."""
+
+
 # Accessibility basics, one rule set for pages on disk and pages in the browser.
 
 
@@ -206,22 +221,12 @@ def test_scenario_page_shows_its_sections_and_renders_its_math(reader: Reader) -
     assert height > line, f"fraction is {height}px high, a line is {line}px"
 
     # The diagram's look comes from refgen.css: unfilled edges, tinted boxes.
-    styles = page.evaluate(
-        """() => {
-            const style = selector => getComputedStyle(document.querySelector(selector));
-            return {
-                edge: style('.refgen-diagram .refgen-edge').fill,
-                input: style('.refgen-diagram .refgen-input rect').fill,
-                derived: style('.refgen-diagram .refgen-derived rect').fill,
-                text: style('.refgen-diagram text').fontFamily,
-            };
-        }"""
-    )
-    assert styles == {
+    styles = page.evaluate(DIAGRAM_LOOK)
+    assert {key: styles[key] for key in ("edge", "input", "derived", "font")} == {
         "edge": "none",
         "input": "rgb(219, 234, 254)",
         "derived": "rgb(254, 243, 199)",
-        "text": "monospace",
+        "font": "monospace",
     }
     reader.assert_clean()
 
@@ -369,18 +374,6 @@ def test_attribute_tables_become_labelled_cards_on_a_phone(chromium: Any, base_u
         tab.assert_clean()
     finally:
         tab.close()
-
-
-DIAGRAM_LOOK = """() => {
-    const style = selector => getComputedStyle(document.querySelector(selector));
-    return {
-        input: style('.refgen-diagram .refgen-input rect').fill,
-        derived: style('.refgen-diagram .refgen-derived rect').fill,
-        text: style('.refgen-diagram text').fill,
-        arrowhead: style('.refgen-diagram .refgen-arrowhead').fill,
-        underline: style('.refgen-diagram a.refgen-node').textDecorationLine,
-    };
-}"""
 
 
 def test_diagram_opens_at_full_size_and_follows_the_dark_theme(reader: Reader) -> None:

@@ -177,10 +177,9 @@ def validate(spec: dataclasses.Field[Any], value: Any, origin: str, key: str) ->
             raise refuse()
         return value
     if kind == "module names and titles":
-        pairs = value.items() if isinstance(value, Mapping) else value
-        if isinstance(pairs, str) or not isinstance(pairs, list | tuple | type({}.items())):
+        pairs = list(value.items()) if isinstance(value, Mapping) else value
+        if not isinstance(pairs, list | tuple):
             raise refuse()
-        pairs = list(pairs)
         if not all(
             isinstance(pair, list | tuple)
             and len(pair) == 2

@@ -135,7 +135,7 @@ def _add_pieces(value: Any, pieces: list[str]) -> None:
     kind = type(value)
     if kind is str:
         pieces.append(repr(value))
-    elif kind is tuple or kind is list:
+    elif isinstance(value, tuple | list):
         pieces.append(f"[{len(value)}")
         for item in value:
             _add_pieces(item, pieces)
@@ -150,10 +150,6 @@ def _add_pieces(value: Any, pieces: list[str]) -> None:
         for key in sorted(value, key=repr):
             pieces.append(repr(key))
             _add_pieces(value[key], pieces)
-    elif isinstance(value, tuple | list):
-        pieces.append(f"[{len(value)}")
-        for item in value:
-            _add_pieces(item, pieces)
     else:
         pieces.append(repr(value))
 

@@ -265,7 +265,7 @@ def _derived_table(
     rows = tuple(
         (
             _name_cell(scenario, item, "property", item.return_annotation),
-            equation_blocks(item.equation, units, folded=True),
+            equation_blocks(item.equation, units),
             _description_cell(item, mentions, documented),
         )
         for item in scenario.derived
@@ -274,11 +274,9 @@ def _derived_table(
     return Table(header, rows, ("refgen-derived",), stub_columns=1)
 
 
-def equation_blocks(
-    equation: Equation, units: UnitSymbols, folded: bool = False
-) -> tuple[Block, ...]:
-    """The Equation field: code and MathML (the code folded under the MathML when
-    ``folded``), or the sentence naming the helpers; an equation that calls helpers
+def equation_blocks(equation: Equation, units: UnitSymbols) -> tuple[Block, ...]:
+    """The Equation cell: the MathML with the code folded under it (the code alone where
+    no MathML fits), or the sentence naming the helpers; an equation that calls helpers
     links to their entries, wherever they were imported (a module or the method body)."""
     links = [Xref("func", h, h.rpartition(".")[2]) for h in equation.helpers]
     if equation.expression is None:
@@ -292,6 +290,4 @@ def equation_blocks(
     if math is None:
         return (shown, *calls)
     typeset = Markup(math, ("refgen-math",))
-    if folded:
-        return (typeset, *calls, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))
-    return (shown, typeset, *calls)
+    return (typeset, *calls, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))
