@@ -3,7 +3,7 @@
 Inputs sit in the first column; each derived attribute sits one column to the
 right of the furthest attribute it reads. Within a column, nodes are ordered
 by the average row of what they read, which keeps most edges short. The SVG
-needs no JavaScript, no network and no Graphviz; each node links to its entry.
+needs no JavaScript, no network and no Graphviz; each node links to its row.
 """
 
 from __future__ import annotations

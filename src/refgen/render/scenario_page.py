@@ -62,7 +62,7 @@ CODE_SUMMARY = "Code"
 CALLS = "Calls "
 DATA_FLOW_INTRO = (
     "Inputs on the left; each derived attribute stands to the right of everything "
-    "it reads. Every box links to its entry."
+    "it reads. Every box links to its row in the tables above."
 )
 VALUES_INTRO = (
     "Computed from the registry at this build; numbers to {precision} significant figures."
