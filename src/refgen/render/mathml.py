@@ -306,9 +306,6 @@ class _Layout:
         self._brackets = Brackets(text, tree)
         self._units = units
 
-    def render(self, node: ast.expr) -> ET.Element:
-        return self._render_unbracketed(node)
-
     def operand(self, node: ast.expr, tightest_needed: int) -> ET.Element:
         """``node`` in a place that binds ``tightest_needed``: bracketed if looser."""
         shown = self.render(node)
@@ -351,7 +348,8 @@ class _Layout:
             return _POWER
         return _ATOM
 
-    def _render_unbracketed(self, node: ast.expr) -> ET.Element:
+    def render(self, node: ast.expr) -> ET.Element:
+        """``node`` laid out; its own operands bracketed where precedence needs it."""
         match node:
             case ast.Name():
                 return _name(node.id)
