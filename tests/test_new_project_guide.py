@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -26,10 +27,16 @@ def guide_commands() -> list[str]:
     return [line for block in blocks for line in block.splitlines() if line.strip()]
 
 
+@dataclass
+class Followed:
+    """The folder the guide was followed in, and each command's run by its tool."""
+
+    root: Path
+    runs: dict[str, subprocess.CompletedProcess[str]]
+
+
 @pytest.fixture(scope="module")
-def followed(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> dict[str, subprocess.CompletedProcess[str]]:
+def followed(tmp_path_factory: pytest.TempPathFactory) -> Followed:
     """Each command of the guide, run in a folder holding the guide's files.
 
     ``pip install -e .`` is the one step not run: the package is put on
@@ -61,8 +68,7 @@ def followed(
             text=True,
             timeout=300,
         )
-    results["root"] = subprocess.CompletedProcess([], 0, str(root), "")
-    return results
+    return Followed(root, results)
 
 
 def test_the_guide_writes_a_package_a_configuration_and_docs() -> None:
@@ -77,29 +83,26 @@ def test_the_guide_writes_a_package_a_configuration_and_docs() -> None:
 
 
 def test_the_site_builds_without_a_warning_and_shows_the_figure(
-    followed: dict[str, subprocess.CompletedProcess[str]],
+    followed: Followed,
 ) -> None:
-    build = followed["sphinx"]
+    build = followed.runs["sphinx"]
     assert build.returncode == 0, build.stderr
     assert "WARNING" not in build.stderr
-    page = (
-        Path(followed["root"].stdout)
-        / "docs/_build/html/reference/myserving.decode/DecodeStep.html"
-    )
+    page = followed.root / "docs/_build/html/reference/myserving.decode/DecodeStep.html"
     html = page.read_text(encoding="utf-8")
     assert "Decode scenarios" in html and "<math" in html
     assert "7 ms" in html
 
 
-def test_pytest_runs_the_examples(followed: dict[str, subprocess.CompletedProcess[str]]) -> None:
-    run = followed["pytest"]
+def test_pytest_runs_the_examples(followed: Followed) -> None:
+    run = followed.runs["pytest"]
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
 
 
 def test_the_command_line_looks_the_figure_up(
-    followed: dict[str, subprocess.CompletedProcess[str]],
+    followed: Followed,
 ) -> None:
-    show = followed["refgen"]
+    show = followed.runs["refgen"]
     assert show.returncode == 0, show.stderr
     assert "7 ms" in show.stdout
