@@ -66,7 +66,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
 
 @pytest.fixture(scope="session")
 def scenario_page(site: BuildResult) -> BeautifulSoup:
-    path = site.outdir / "reference" / "scenarios.training" / "UpdateWorkingSetScenario.html"
+    path = site.outdir / "reference" / "refgen_scenarios.training" / "UpdateWorkingSetScenario.html"
     return read_html(path)
 
 

@@ -26,7 +26,7 @@ from tests.html_helpers import SECTIONS
 
 ARTIFACTS = REPO / "test-artifacts"
 SCENARIO_PAGE = "reference/scenarios.training/UpdateWorkingSetScenario.html"
-STEP_FLOOR = "scenarios.training.UpdateWorkingSetScenario.step_floor"
+STEP_FLOOR = "refgen_scenarios.training.UpdateWorkingSetScenario.step_floor"
 DESKTOP = {"width": 1280, "height": 900}
 NARROW = {"width": 390, "height": 844}
 

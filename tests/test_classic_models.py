@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from scenarios import Scenarios
+from refgen_scenarios import Scenarios
 
 
 def magnitude(quantity, unit: str) -> float:

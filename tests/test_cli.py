@@ -35,7 +35,7 @@ COMMANDS = {
     "show-attribute": (
         "show",
         "--no-cache",
-        "scenarios.training.UpdateWorkingSetScenario.step_floor",
+        "refgen_scenarios.training.UpdateWorkingSetScenario.step_floor",
     ),
     "show-entry-attribute": ("show", "--no-cache", "PhoneFullUpdateWorkingSet.step_floor"),
     "show-helper-attribute": ("show", "--no-cache", "UpdateWorkingSetScenario.step_traffic"),
@@ -98,7 +98,9 @@ def runs(tmp_module: Path) -> dict[str, Run]:
 
 
 def class_line(name: str) -> int:
-    text = (REPO / "src" / "scenarios" / "training.py").read_text(encoding="utf-8").splitlines()
+    text = (
+        (REPO / "src" / "refgen_scenarios" / "training.py").read_text(encoding="utf-8").splitlines()
+    )
     return next(i for i, line in enumerate(text, 1) if line.startswith(f"class {name}"))
 
 
@@ -123,7 +125,7 @@ def test_show_registry_entry_prints_every_value_with_units(runs) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("PhoneFullUpdateWorkingSet\n")
-    assert "class scenarios.training.UpdateWorkingSetScenario" in out
+    assert "class refgen_scenarios.training.UpdateWorkingSetScenario" in out
     assert "A 10 M-parameter FP32 model" in out
     assert re.search(r"^  bandwidth +51\.2 GB/s +stated as 51\.2 \* ureg\.GB / ureg\.s$", out, re.M)
     assert re.search(r"^  weights +40 MB$", out, re.M)
@@ -135,14 +137,14 @@ def test_show_class_prints_summary_inputs_and_equations(runs) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     line = class_line("UpdateWorkingSetScenario")
-    where = f"(src/scenarios/training.py:{line})"
-    assert f"class scenarios.training.UpdateWorkingSetScenario {where}" in out
+    where = f"(src/refgen_scenarios/training.py:{line})"
+    assert f"class refgen_scenarios.training.UpdateWorkingSetScenario {where}" in out
     assert "category: Training scenarios" in out
     assert "A full on-device update with Adam" in out
     assert "  bandwidth: Optional[Quantity] = None\n" in out
     assert "  parameters: float (required)\n" in out
     assert "      = (self.step_traffic / self.bandwidth).to('millisecond')\n" in out
-    assert "computed by scenarios.physics.memory.calc_update_step_traffic" in out
+    assert "computed by refgen_scenarios.physics.memory.calc_update_step_traffic" in out
 
 
 def test_show_attribute_prints_equation_data_flow_and_location(runs) -> None:
@@ -150,11 +152,11 @@ def test_show_attribute_prints_equation_data_flow_and_location(runs) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("UpdateWorkingSetScenario.step_floor\n")
-    assert "derived attribute scenarios.training.UpdateWorkingSetScenario.step_floor" in out
+    assert "derived attribute refgen_scenarios.training.UpdateWorkingSetScenario.step_floor" in out
     assert "Traffic-only lower bound on step time in ms" in out
     assert "Equation: (self.step_traffic / self.bandwidth).to('millisecond')" in out
     assert "Reads: step_traffic, bandwidth" in out
-    assert re.search(r"defined at src/scenarios/training\.py:\d+", out)
+    assert re.search(r"defined at src/refgen_scenarios/training\.py:\d+", out)
 
 
 def test_show_attribute_of_an_entry_also_prints_its_value(runs) -> None:
@@ -167,8 +169,8 @@ def test_show_attribute_of_an_entry_also_prints_its_value(runs) -> None:
 def test_show_attribute_computed_by_a_helper_names_the_helper(runs) -> None:
     out = runs["show-helper-attribute"].stdout
     assert "Equation: carried by a helper" in out
-    helper = "scenarios.physics.memory.calc_update_step_traffic"
-    assert f"{helper} (src/scenarios/physics/memory.py:" in out
+    helper = "refgen_scenarios.physics.memory.calc_update_step_traffic"
+    assert f"{helper} (src/refgen_scenarios/physics/memory.py:" in out
 
 
 def test_show_unknown_name_exits_1_with_close_matches(runs) -> None:
@@ -388,7 +390,7 @@ def test_export_matches_the_schema_and_is_deterministic(runs, tmp_module: Path) 
         h["qualname"] for h in data["helpers"]
     )
     scenario = next(c for c in data["classes"] if c["name"] == "UpdateWorkingSetScenario")
-    assert scenario["file"] == "scenarios/training.py"
+    assert scenario["file"] == "refgen_scenarios/training.py"
     assert scenario["line"] == class_line("UpdateWorkingSetScenario")
     assert [n["label"] for n in scenario["notes"]] == ["Equation", "Assumptions", "Excludes"]
     derived = {d["name"]: d for d in scenario["derived"]}
@@ -396,7 +398,7 @@ def test_export_matches_the_schema_and_is_deterministic(runs, tmp_module: Path) 
         "(self.step_traffic / self.bandwidth).to('millisecond')"
     )
     assert derived["step_traffic"]["equation"]["helpers"] == [
-        "scenarios.physics.memory.calc_update_step_traffic"
+        "refgen_scenarios.physics.memory.calc_update_step_traffic"
     ]
     assert "calc_update_step_traffic" in {h["name"] for h in data["helpers"]}
     entry = next(e for e in data["registry_entries"] if e["name"] == "PhoneFullUpdateWorkingSet")
@@ -420,7 +422,7 @@ def test_no_command_imports_sphinx_or_docutils(runs, command: str) -> None:
     assert "refgen.cli" in run.modules  # the import log was read
     # The scenario code was loaded (a failed lookup can hide a package from the log,
     # so check a module every scenario module imports).
-    assert "scenarios.units" in run.modules
+    assert "refgen_scenarios.units" in run.modules
     assert not {m for m in run.modules if m.split(".")[0] in HEAVY}
 
 

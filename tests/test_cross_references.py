@@ -27,13 +27,13 @@ def read_inventory(path: Path) -> dict[tuple[str, str], str]:
 
 def test_inventory_lists_classes_inputs_attributes_and_helpers(site: BuildResult) -> None:
     inventory = read_inventory(site.outdir / "objects.inv")
-    cls = "scenarios.training.UpdateWorkingSetScenario"
-    helper = "scenarios.physics.memory.calc_update_step_traffic"
+    cls = "refgen_scenarios.training.UpdateWorkingSetScenario"
+    helper = "refgen_scenarios.physics.memory.calc_update_step_traffic"
     assert inventory[("py:class", cls)].startswith("reference/scenarios.training/Update")
     assert ("py:attribute", f"{cls}.bandwidth") in inventory
     assert ("py:property", f"{cls}.step_floor") in inventory
     assert inventory[("py:function", helper)].startswith("reference/helpers/")
-    assert ("py:attribute", "scenarios.Scenarios.PhoneFullUpdateWorkingSet") in inventory
+    assert ("py:attribute", "refgen_scenarios.Scenarios.PhoneFullUpdateWorkingSet") in inventory
 
 
 def test_py_roles_resolve_to_the_generated_entries(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup, Tag
 from refgen.testing import write_scenario_project
 from tests.html_helpers import read_html, section
 
-CLASS = "scenarios.training.UpdateWorkingSetScenario"
+CLASS = "refgen_scenarios.training.UpdateWorkingSetScenario"
 
 
 def diagram(page: BeautifulSoup) -> Tag:

@@ -11,8 +11,8 @@ from bs4 import BeautifulSoup, Tag
 from refgen.testing import BuildResult
 from tests.html_helpers import read_html, row_cells
 
-CLASS = "scenarios.training.UpdateWorkingSetScenario"
-HELPER = "scenarios.physics.memory.calc_update_step_traffic"
+CLASS = "refgen_scenarios.training.UpdateWorkingSetScenario"
+HELPER = "refgen_scenarios.physics.memory.calc_update_step_traffic"
 
 
 def leaves(math: Tag) -> list[str]:
@@ -57,7 +57,7 @@ def test_names_are_upright_not_subscripted(scenario_page: BeautifulSoup) -> None
 
 
 def test_helper_entry_shows_its_body_as_formulas(site: BuildResult) -> None:
-    page = read_html(site.outdir / "reference" / "helpers" / "scenarios.physics.memory.html")
+    page = read_html(site.outdir / "reference" / "helpers" / "refgen_scenarios.physics.memory.html")
     helper = page.find(id=HELPER).find_next_sibling("dd")
     steps = helper.find(class_="refgen-steps").find_next_sibling("ul")
     formulas = [leaves(m) for m in steps.find_all("math")]
@@ -88,8 +88,10 @@ def test_every_equation_of_the_library_is_typeset(site: BuildResult) -> None:
 
 
 def test_what_a_helper_returns_is_a_formula_named_after_it(site: BuildResult) -> None:
-    page = read_html(site.outdir / "reference" / "helpers" / "scenarios.physics.network.html")
-    helper = page.find(id="scenarios.physics.network.calc_ring_allreduce_traffic")
+    page = read_html(
+        site.outdir / "reference" / "helpers" / "refgen_scenarios.physics.network.html"
+    )
+    helper = page.find(id="refgen_scenarios.physics.network.calc_ring_allreduce_traffic")
     steps = helper.find_next_sibling("dd").find(class_="refgen-steps").find_next_sibling("ul")
     formulas = [leaves(m) for m in steps.find_all("math")]
     assert any(formula[:2] == ["calc_ring_allreduce_traffic", "="] for formula in formulas)

@@ -1,4 +1,4 @@
-"""The JSON export of this repository's ``scenarios``, held against a reviewed golden file.
+"""The JSON export of this repository's ``refgen_scenarios``, held against a reviewed golden file.
 
 ``tests/golden/export.json`` is exactly what ``refgen export --json`` prints in
 the repository. Any change to the export (a scenario, a docstring, a computed
@@ -48,7 +48,7 @@ def files_in(data: object) -> list[str]:
 def test_export_names_files_relative_to_the_package(export: str) -> None:
     files = files_in(json.loads(export))
     assert files
-    assert all(f.startswith("scenarios/") and f.endswith(".py") for f in files), set(files)
+    assert all(f.startswith("refgen_scenarios/") and f.endswith(".py") for f in files), set(files)
     assert str(REPO) not in export
     assert tempfile.gettempdir() not in export
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from refgen.evaluate.values import THIN_SPACE, format_value
-from scenarios import ureg
+from refgen_scenarios import ureg
 
 
 @pytest.mark.parametrize(

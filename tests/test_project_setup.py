@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+
+import setuptools
 
 from refgen.testing import BuildResult
 from tests.conftest import REPO, copy_docs, sphinx_build
@@ -79,3 +82,14 @@ def test_the_search_index_is_stemmed_by_the_c_build_of_snowball() -> None:
 def test_the_site_build_does_not_print_mysts_configuration(site: BuildResult) -> None:
     assert "build succeeded" in site.stdout  # the build's own lines are captured
     assert "MdParserConfig(" not in site.stdout + site.stderr
+
+
+def test_the_distribution_installs_no_generic_top_level_package() -> None:
+    """Our examples ship as ``refgen_scenarios``: a user's own ``scenarios`` never clashes."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    found = config["tool"]["setuptools"]["packages"]["find"]
+    packages = setuptools.find_packages(
+        where=str(REPO / found["where"][0]), include=found["include"]
+    )
+    top_level = {name.partition(".")[0] for name in packages}
+    assert top_level == {"refgen", "refgen_scenarios"}

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from scenarios import Scenarios, ureg
-from scenarios.physics import (
+from refgen_scenarios import Scenarios, ureg
+from refgen_scenarios.physics import (
     calc_selective_recomputation_saving,
     calc_transformer_activation_bytes,
 )
-from scenarios.training import ComputeOptimalTableScenario
+from refgen_scenarios.training import ComputeOptimalTableScenario
 
 
 def magnitude(quantity, unit: str) -> float:

@@ -141,8 +141,8 @@ def test_definition_lines_are_read_once_per_version_of_a_file() -> None:
     from refgen.config import Settings
     from refgen.project import Project
 
-    project = Project(Settings(modules=("scenarios.training",)))
-    first = project.module_text_and_tags("scenarios.training")
+    project = Project(Settings(modules=("refgen_scenarios.training",)))
+    first = project.module_text_and_tags("refgen_scenarios.training")
     assert first is not None and "UpdateWorkingSetScenario" in first[1]
-    assert project.module_text_and_tags("scenarios.training") is first
+    assert project.module_text_and_tags("refgen_scenarios.training") is first
     assert project.module_text_and_tags("json") is None  # not the project's

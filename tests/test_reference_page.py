@@ -23,7 +23,7 @@ from tests.html_helpers import (
 )
 from tests.test_cross_references import read_inventory
 
-CLASS = "scenarios.training.UpdateWorkingSetScenario"
+CLASS = "refgen_scenarios.training.UpdateWorkingSetScenario"
 
 INPUTS = {
     "parameters": ("float", "required"),
@@ -49,7 +49,7 @@ EQUATIONS = {
     "step_floor": "(self.step_traffic / self.bandwidth).to('millisecond')",
 }
 BODY_EQUATIONS = ("step_traffic", "weight_reads")
-HELPER = "scenarios.physics.memory.calc_update_step_traffic"
+HELPER = "refgen_scenarios.physics.memory.calc_update_step_traffic"
 DERIVED = [
     "weights",
     "gradients",
@@ -143,13 +143,13 @@ def test_category_and_implementation_links(site: BuildResult, scenario_page: Bea
     provenance = main(scenario_page).find(class_="refgen-provenance")
     links = {a.get_text(): a["href"] for a in provenance.find_all("a")}
     assert links["Training scenarios"] == "index.html"
-    source_href = links["scenarios/training.py"]
+    source_href = links["refgen_scenarios/training.py"]
     page, anchor = urldefrag(source_href)
     assert anchor == "UpdateWorkingSetScenario"
-    source = read_html((site.outdir / "reference" / "scenarios.training" / page).resolve())
+    source = read_html((site.outdir / "reference" / "refgen_scenarios.training" / page).resolve())
     assert source.find(id=anchor) is not None
     assert "class UpdateWorkingSetScenario" in text(source.find(id=anchor).parent)
-    category = read_html(site.outdir / "reference" / "scenarios.training" / "index.html")
+    category = read_html(site.outdir / "reference" / "refgen_scenarios.training" / "index.html")
     assert heading_text(main(category).find("h1")) == "Training scenarios"
 
 
@@ -174,7 +174,9 @@ def test_references_link_to_the_helper_entry_with_its_equation(
     link = next(a for a in references.find_all("a") if "calc_update_step_traffic" in a.get_text())
     page, anchor = urldefrag(link["href"])
     assert anchor == HELPER
-    helper_page = read_html((site.outdir / "reference" / "scenarios.training" / page).resolve())
+    helper_page = read_html(
+        (site.outdir / "reference" / "refgen_scenarios.training" / page).resolve()
+    )
     helper = helper_page.find(id=HELPER).find_next_sibling("dd")
     equation = field_values(helper)["Equation"]
     assert "V = (W + A) + (A + W + G) + (W + G + S) + (W + S)" in text(equation)
@@ -234,7 +236,7 @@ def test_code_keeps_straight_quotes(scenario_page: BeautifulSoup) -> None:
 
 
 def test_category_page_lists_scenarios_with_headline_figures(site: BuildResult) -> None:
-    page = read_html(site.outdir / "reference" / "scenarios.training" / "index.html")
+    page = read_html(site.outdir / "reference" / "refgen_scenarios.training" / "index.html")
     table = main(page).find("table")
     assert [text(th) for th in table.find("thead").find_all("th")] == [
         "Scenario",
@@ -252,12 +254,12 @@ def test_category_page_lists_scenarios_with_headline_figures(site: BuildResult) 
 
 def test_registry_page_gives_each_entry_its_class_and_stated_inputs(site: BuildResult) -> None:
     page = read_html(site.outdir / "reference" / "registry.html")
-    entry = "scenarios.Scenarios.PhoneFullUpdateWorkingSet"
+    entry = "refgen_scenarios.Scenarios.PhoneFullUpdateWorkingSet"
     section_heading = page.find(id=entry).find_parent("section").find("h2")
     assert heading_text(section_heading) == "PhoneFullUpdateWorkingSet"
     fields = field_values(page.find(id=entry).find_next_sibling("dd"))
     link = fields["Scenario"].find("a")
-    assert link["href"] == f"scenarios.training/UpdateWorkingSetScenario.html#{CLASS}"
+    assert link["href"] == f"refgen_scenarios.training/UpdateWorkingSetScenario.html#{CLASS}"
     stated = [code.get_text() for code in fields["Stated inputs"].find_all("code")]
     assert stated == [  # as written in the registry's source
         "parameters=10e6",

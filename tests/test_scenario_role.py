@@ -22,7 +22,7 @@ def quoted(page_path) -> list[tuple[str, str]]:
 
 def test_live_values_page_quotes_and_links(site) -> None:
     values = quoted(site.outdir / "live-values.html")
-    target = "scenarios.training.UpdateWorkingSetScenario"
+    target = "refgen_scenarios.training.UpdateWorkingSetScenario"
     assert ("15.6 ms", f"{target}.step_floor") in values
     assert ("800 MB", f"{target}.step_traffic") in values
     assert ("9.0", f"{target}.amplification") in values  # format spec .1f

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scenarios import units
+from refgen_scenarios import units
 
 
 def test_bytes_have_the_information_dimension() -> None:
@@ -22,7 +22,7 @@ def test_definitions_are_cached_in_a_file_named_by_their_content(
 ) -> None:
     monkeypatch.setattr(units.platformdirs, "user_cache_dir", lambda name: str(tmp_path / name))
     registry = units._registry()
-    written = list((tmp_path / "pint" / "scenarios").glob("definitions-*.txt"))
+    written = list((tmp_path / "pint" / "refgen_scenarios").glob("definitions-*.txt"))
     assert len(written) == 1
     assert "bit = [information]" in written[0].read_text().splitlines()
     assert str(registry.byte.dimensionality) == "[information]"

@@ -12,11 +12,11 @@ from typing import ClassVar
 import pint
 import pytest
 
-from scenarios import Scenarios, ureg
-from scenarios.sustainability import TrainingEnergyScenario
-from scenarios.training import TrainingComputeScenario, UpdateWorkingSetScenario
-from scenarios.units import Quantity
-from scenarios.validation import BYTES, COUNT_OR_ZERO, Rules, check_inputs, input_rules
+from refgen_scenarios import Scenarios, ureg
+from refgen_scenarios.sustainability import TrainingEnergyScenario
+from refgen_scenarios.training import TrainingComputeScenario, UpdateWorkingSetScenario
+from refgen_scenarios.units import Quantity
+from refgen_scenarios.validation import BYTES, COUNT_OR_ZERO, Rules, check_inputs, input_rules
 
 PHONE = Scenarios.PhoneFullUpdateWorkingSet
 

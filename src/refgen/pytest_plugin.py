@@ -9,10 +9,10 @@ option ``refgen_<name>`` (``refgen_modules``), which takes precedence. Add the p
     testpaths = ["tests", "scenarios"]
 
     [tool.refgen]
-    modules = ["scenarios.training"]
+    modules = ["refgen_scenarios.training"]
 
 The items are collected from the module files themselves and are named after
-their class (``scenarios/training.py::UpdateWorkingSetScenario``). The example
+their class (``refgen_scenarios/training.py::UpdateWorkingSetScenario``). The example
 text is read from the docstring, the only copy there is; a failure names the
 ``.py`` file and the line of the failing ``>>>`` prompt.
 """

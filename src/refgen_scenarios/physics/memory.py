@@ -6,7 +6,7 @@ and how many bytes cross the DRAM interface per step.
 
 from __future__ import annotations
 
-from scenarios.units import Quantity, ureg
+from refgen_scenarios.units import Quantity, ureg
 
 
 def calc_update_step_traffic(

@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from scenarios.physics import (
+from refgen_scenarios.physics import (
     calc_amortized_embodied_emissions,
     calc_model_flops_per_token,
     calc_training_energy,
     calc_transformer_flops_factor,
 )
-from scenarios.units import Quantity, ureg
-from scenarios.validation import (
+from refgen_scenarios.units import Quantity, ureg
+from refgen_scenarios.validation import (
     CARBON_INTENSITY,
     COMPUTE_RATE,
     DURATION,
@@ -55,7 +55,7 @@ class ModelFlopsUtilizationScenario:
 
     References
     ----------
-    - scenarios.physics.calc_model_flops_per_token
+    - refgen_scenarios.physics.calc_model_flops_per_token
     - Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways", JMLR
       2023 (arXiv:2204.02311), Table 3 and Appendix B (PaLM 540B: 238.3K
       tokens/s on 6144 TPU v4 chips of 275 TFLOP/s peak; 46.2% MFU, 45.7%
@@ -63,7 +63,7 @@ class ModelFlopsUtilizationScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> palm = Scenarios.Palm540BTraining
     >>> print(f"{palm.mfu:.1%}")
     46.2%
@@ -157,7 +157,7 @@ class DeliveredComputeScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> lamda = Scenarios.LamdaPretrainingCompute
     >>> print(f"{lamda.delivered_flops:.3g~D}")
     3.55e+23 FLOP
@@ -210,7 +210,7 @@ class TrainingEnergyScenario:
 
     References
     ----------
-    - scenarios.physics.calc_training_energy
+    - refgen_scenarios.physics.calc_training_energy
     - Patterson et al., "Carbon Emissions and Large Neural Network Training",
       arXiv:2104.10350, 2021, Table 4 (GPT-3: 10,000 V100s at 330 W for 14.8
       days with a PUE of 1.10: 1,287 MWh).
@@ -220,7 +220,7 @@ class TrainingEnergyScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> print(f"{Scenarios.Gpt3TrainingEnergy.facility_energy.to('GWh'):.3g~P}")
     1.29 GWh
     >>> print(round(Scenarios.LamdaTrainingEnergy.facility_energy))
@@ -287,7 +287,7 @@ class OperationalCarbonScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> print(round(Scenarios.Gpt3TrainingCarbon.emissions, 1))
     552.1 tCO2e
     >>> print(round(Scenarios.LamdaTrainingCarbon.emissions, 1))
@@ -334,7 +334,7 @@ class HardwareFlopsUtilizationScenario:
 
     References
     ----------
-    - scenarios.physics.calc_transformer_flops_factor
+    - refgen_scenarios.physics.calc_transformer_flops_factor
     - Korthikanti et al., "Reducing Activation Recomputation in Large
       Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
       arXiv text): section 6.3 defines model and hardware FLOPs utilization,
@@ -354,7 +354,7 @@ class HardwareFlopsUtilizationScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> gpt175 = Scenarios.Megatron175BUtilization
     >>> print(f"{gpt175.hfu_selective:.1%}")
     52.8%
@@ -437,7 +437,7 @@ class EmbodiedCarbonScenario:
 
     References
     ----------
-    - scenarios.physics.calc_amortized_embodied_emissions
+    - refgen_scenarios.physics.calc_amortized_embodied_emissions
     - Luccioni, Viguier and Ligozat, "Estimating the Carbon Footprint of BLOOM,
       a 176B Parameter Language Model", JMLR 24(253), 2023
       (arXiv:2211.02001): abstract (24.7 tonnes CO2eq from dynamic power
@@ -452,7 +452,7 @@ class EmbodiedCarbonScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> bloom = Scenarios.BloomTrainingCarbon
     >>> print(round(bloom.dynamic_energy))
     433 MWh

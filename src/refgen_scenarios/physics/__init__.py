@@ -5,7 +5,7 @@ sources in its docstring, so a scenario that calls it points readers there
 instead of repeating the rule. Every helper is importable from this package.
 """
 
-from scenarios.physics.compute import (
+from refgen_scenarios.physics.compute import (
     calc_amdahl_speedup,
     calc_compute_optimal_parameters,
     calc_compute_time,
@@ -18,8 +18,8 @@ from scenarios.physics.compute import (
     calc_transformer_flops_factor,
     calc_weight_matmul_intensity,
 )
-from scenarios.physics.energy import calc_amortized_embodied_emissions, calc_training_energy
-from scenarios.physics.memory import (
+from refgen_scenarios.physics.energy import calc_amortized_embodied_emissions, calc_training_energy
+from refgen_scenarios.physics.memory import (
     calc_bytes_per_parameter,
     calc_kv_cache_bytes_per_token,
     calc_selective_recomputation_saving,
@@ -27,12 +27,12 @@ from scenarios.physics.memory import (
     calc_update_step_traffic,
     calc_zero_bytes_per_device,
 )
-from scenarios.physics.network import (
+from refgen_scenarios.physics.network import (
     calc_ring_allreduce_alpha_beta_time,
     calc_ring_allreduce_time,
     calc_ring_allreduce_traffic,
 )
-from scenarios.physics.reliability import (
+from refgen_scenarios.physics.reliability import (
     calc_checkpoint_overhead,
     calc_daly_interval,
     calc_fleet_failure_rate,

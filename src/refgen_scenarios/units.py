@@ -1,7 +1,7 @@
 """The one pint unit registry shared by every scenario and helper.
 
 Quantities from different registries cannot be combined, so everything in
-:mod:`scenarios` builds its units from :data:`ureg`.
+:mod:`refgen_scenarios` builds its units from :data:`ureg`.
 
 The registry is pint's standard one with two kinds of change. Information is a
 base dimension here: pint ships ``bit = []``, which makes a byte a plain
@@ -50,7 +50,7 @@ def _standard_definitions() -> list[str]:
     if found != {"constants", "bit"}:
         raise RuntimeError(
             "pint's bundled unit definitions no longer have the expected shape; "
-            "scenarios.units must be updated for this pint version"
+            "refgen_scenarios.units must be updated for this pint version"
         )
     return lines
 
@@ -68,7 +68,7 @@ def _registry() -> pint.UnitRegistry:
     text = "\n".join(lines) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     try:
-        folder = Path(platformdirs.user_cache_dir("pint")) / "scenarios"
+        folder = Path(platformdirs.user_cache_dir("pint")) / "refgen_scenarios"
         path = folder / f"definitions-{digest}.txt"
         if not path.exists():
             folder.mkdir(parents=True, exist_ok=True)

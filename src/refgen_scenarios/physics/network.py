@@ -6,7 +6,7 @@ time they take over a link of given bandwidth.
 
 from __future__ import annotations
 
-from scenarios.units import Quantity
+from refgen_scenarios.units import Quantity
 
 
 def calc_ring_allreduce_traffic(message_bytes: Quantity, devices: int) -> Quantity:

@@ -6,7 +6,7 @@ should checkpoint to lose the least time to failures and to checkpointing.
 
 from __future__ import annotations
 
-from scenarios.units import Quantity
+from refgen_scenarios.units import Quantity
 
 
 def calc_fleet_failure_rate(units: float, unit_failure_rate: Quantity) -> Quantity:

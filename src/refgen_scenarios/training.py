@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
-from scenarios.physics import (
+from refgen_scenarios.physics import (
     calc_amdahl_speedup,
     calc_bytes_per_parameter,
     calc_compute_optimal_parameters,
@@ -26,8 +26,8 @@ from scenarios.physics import (
     calc_update_step_traffic,
     calc_zero_bytes_per_device,
 )
-from scenarios.units import Quantity
-from scenarios.validation import (
+from refgen_scenarios.units import Quantity
+from refgen_scenarios.validation import (
     BYTES,
     COMPUTE,
     COMPUTE_RATE,
@@ -66,7 +66,7 @@ class UpdateWorkingSetScenario:
 
     References
     ----------
-    - scenarios.physics.calc_update_step_traffic
+    - refgen_scenarios.physics.calc_update_step_traffic
     - Kingma and Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015,
       Algorithm 1 (two moment estimates per parameter).
     - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019 (data
@@ -89,7 +89,7 @@ class UpdateWorkingSetScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> scenario = Scenarios.PhoneFullUpdateWorkingSet
     >>> round(scenario.amplification, 6)
     9.0
@@ -98,7 +98,7 @@ class UpdateWorkingSetScenario:
 
     The phone's bandwidth is LPDDR5-6400 on a 64-bit bus:
 
-    >>> from scenarios import ureg
+    >>> from refgen_scenarios import ureg
     >>> print((6400e6 / ureg.s * 8 * ureg.byte).to('GB/s'))
     51.2 GB/s
 
@@ -246,7 +246,7 @@ class MixedPrecisionAdamScenario:
 
     References
     ----------
-    - scenarios.physics.calc_bytes_per_parameter
+    - refgen_scenarios.physics.calc_bytes_per_parameter
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (K = 12 for
@@ -257,7 +257,7 @@ class MixedPrecisionAdamScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> gpt2 = Scenarios.Gpt2XlMixedPrecisionAdam
     >>> print(gpt2.bytes_per_parameter)
     16 B
@@ -328,7 +328,7 @@ class ZeroShardingScenario:
 
     References
     ----------
-    - scenarios.physics.calc_zero_bytes_per_device
+    - refgen_scenarios.physics.calc_zero_bytes_per_device
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: Figure 1 (Ψ = 7.5B, K = 12, Nd = 64), with its figures
@@ -339,7 +339,7 @@ class ZeroShardingScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> zero = Scenarios.Zero7p5BOn64Devices
     >>> print(round(zero.replicated))
     120 GB
@@ -445,8 +445,8 @@ class ActivationMemoryScenario:
 
     References
     ----------
-    - scenarios.physics.calc_transformer_activation_bytes
-    - scenarios.physics.calc_selective_recomputation_saving
+    - refgen_scenarios.physics.calc_transformer_activation_bytes
+    - refgen_scenarios.physics.calc_selective_recomputation_saving
     - Korthikanti et al., "Reducing Activation Recomputation in Large
       Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
       arXiv text): Equation 1 in section 4.1 (sbh(34 + 5as/h) bytes per layer
@@ -460,7 +460,7 @@ class ActivationMemoryScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> gpt3 = Scenarios.Gpt3LayerActivations
     >>> gpt3.attention_term
     80.0
@@ -553,8 +553,8 @@ class TrainingComputeScenario:
 
     References
     ----------
-    - scenarios.physics.calc_training_flops
-    - scenarios.physics.calc_compute_time
+    - refgen_scenarios.physics.calc_training_flops
+    - refgen_scenarios.physics.calc_compute_time
     - Brown et al., "Language Models are Few-Shot Learners", NeurIPS 2020,
       Table D.1 (GPT-3 175B: 174,600M parameters, 300B tokens, 3.14E+23 FLOPs,
       3.64E+03 PF-days).
@@ -567,7 +567,7 @@ class TrainingComputeScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> gpt3 = Scenarios.Gpt3TrainingCompute
     >>> print(f"{gpt3.training_flops:.3g~D}")
     3.14e+23 FLOP
@@ -654,7 +654,7 @@ class ComputeOptimalScenario:
 
     References
     ----------
-    - scenarios.physics.calc_compute_optimal_parameters
+    - refgen_scenarios.physics.calc_compute_optimal_parameters
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
       NeurIPS 2022 (arXiv:2203.15556), Table 3 (used only for the size of
       one Gopher budget, 5.76e+23 FLOPs, the row whose "FLOPs (in Gopher
@@ -668,7 +668,7 @@ class ComputeOptimalScenario:
     --------
     The rule of thumb on Gopher's budget lands on Chinchilla's size:
 
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> chinchilla = Scenarios.ChinchillaOnGopherBudget
     >>> print(f"{chinchilla.optimal_parameters:.1g}")
     7e+10
@@ -724,7 +724,7 @@ class ComputeOptimalTableScenario:
 
     References
     ----------
-    - scenarios.physics.calc_training_flops
+    - refgen_scenarios.physics.calc_training_flops
     - Hoffmann et al., "Training Compute-Optimal Large Language Models",
       NeurIPS 2022 (arXiv:2203.15556), Table 3, "Estimated optimal training
       FLOPs and training tokens for various model sizes" (approach 1): 400
@@ -741,7 +741,7 @@ class ComputeOptimalTableScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> small = Scenarios.ChinchillaTable3Row1B
     >>> print(f"{small.training_flops:.2e~D}")
     1.21e+20 FLOP
@@ -799,8 +799,8 @@ class RingAllReduceScenario:
 
     References
     ----------
-    - scenarios.physics.calc_ring_allreduce_traffic
-    - scenarios.physics.calc_ring_allreduce_time
+    - refgen_scenarios.physics.calc_ring_allreduce_traffic
+    - refgen_scenarios.physics.calc_ring_allreduce_time
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 7.1, "Data Parallel Communication Volume" (a
@@ -811,7 +811,7 @@ class RingAllReduceScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> sync = Scenarios.Zero7p5BGradientAllReduce
     >>> print(sync.traffic_multiple)
     1.96875
@@ -882,7 +882,7 @@ class AlphaBetaAllReduceScenario:
 
     References
     ----------
-    - scenarios.physics.calc_ring_allreduce_alpha_beta_time
+    - refgen_scenarios.physics.calc_ring_allreduce_alpha_beta_time
     - Thakur, Rabenseifner and Gropp, "Optimization of Collective
       Communication Operations in MPICH", International Journal of High
       Performance Computing Applications 19(1), 2005 (the α + nβ cost of a
@@ -895,7 +895,7 @@ class AlphaBetaAllReduceScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> big = Scenarios.Zero7p5BGradientAllReduceAlphaBeta
     >>> print(round(big.latency_term, 2))
     0.63 ms
@@ -1000,7 +1000,7 @@ class ZeroCommunicationScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> zero = Scenarios.Zero7p5BCommunication
     >>> print(round(zero.data_parallel_volume, 1))
     30.0 GB
@@ -1071,7 +1071,7 @@ class PipelineBubbleScenario:
 
     References
     ----------
-    - scenarios.physics.calc_pipeline_bubble_fraction
+    - refgen_scenarios.physics.calc_pipeline_bubble_fraction
     - Huang et al., "GPipe: Efficient Training of Giant Neural Networks using
       Pipeline Parallelism", NeurIPS 2019 (arXiv:1811.06965), section 2.3
       (bubble time O((K - 1)/(M + K - 1)) amortized over M micro-steps with
@@ -1086,7 +1086,7 @@ class PipelineBubbleScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> pipe = Scenarios.GpipeFourStagesSixteenMicroBatches
     >>> print(f"{pipe.bubble_fraction:.1%}")
     15.8%
@@ -1150,7 +1150,7 @@ class AmdahlScenario:
 
     References
     ----------
-    - scenarios.physics.calc_amdahl_speedup
+    - refgen_scenarios.physics.calc_amdahl_speedup
     - Amdahl, "Validity of the single processor approach to achieving large
       scale computing capabilities", AFIPS Spring Joint Computer Conference,
       1967.
@@ -1169,7 +1169,7 @@ class AmdahlScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> web = Scenarios.HennessyPattersonWebServer
     >>> print(round(web.speedup, 2))
     1.56

@@ -6,7 +6,7 @@ and scaled up by the overhead of the datacenter that houses them.
 
 from __future__ import annotations
 
-from scenarios.units import Quantity
+from refgen_scenarios.units import Quantity
 
 
 def calc_training_energy(

@@ -33,7 +33,7 @@ from typing import Any
 
 import pint
 
-from scenarios.units import Quantity, ureg
+from refgen_scenarios.units import Quantity, ureg
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def _number(where: str, value: Any, kind: type, rule: Rule) -> float:
         if not isinstance(value, ureg.Quantity):
             raise TypeError(
                 f"{where}: expected {rule.expected}, got {_shown(value)} from another unit "
-                "registry; build quantities from scenarios.ureg"
+                "registry; build quantities from refgen_scenarios.ureg"
             )
         if value.dimensionality != ureg.get_dimensionality(rule.dimension):
             raise TypeError(f"{where}: expected {rule.expected}, got {_shown(value)}")

@@ -7,7 +7,7 @@ the numbers quoted in the reference are computed from exactly these values.
 
 from __future__ import annotations
 
-from scenarios.inference import (
+from refgen_scenarios.inference import (
     BatchDecodeScenario,
     DecodeBandwidthScenario,
     KvCacheCapacityScenario,
@@ -17,12 +17,12 @@ from scenarios.inference import (
     RooflineScenario,
     ServingLatencyScenario,
 )
-from scenarios.reliability import (
+from refgen_scenarios.reliability import (
     CheckpointIntervalScenario,
     CheckpointWriteScenario,
     FleetFailureScenario,
 )
-from scenarios.sustainability import (
+from refgen_scenarios.sustainability import (
     DeliveredComputeScenario,
     EmbodiedCarbonScenario,
     HardwareFlopsUtilizationScenario,
@@ -30,7 +30,7 @@ from scenarios.sustainability import (
     OperationalCarbonScenario,
     TrainingEnergyScenario,
 )
-from scenarios.training import (
+from refgen_scenarios.training import (
     ActivationMemoryScenario,
     AlphaBetaAllReduceScenario,
     AmdahlScenario,
@@ -44,7 +44,7 @@ from scenarios.training import (
     ZeroCommunicationScenario,
     ZeroShardingScenario,
 )
-from scenarios.units import ureg
+from refgen_scenarios.units import ureg
 
 
 class Scenarios:

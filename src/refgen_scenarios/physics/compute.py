@@ -7,7 +7,7 @@ of a processor: bounded by its arithmetic rate or by its memory bandwidth.
 
 from __future__ import annotations
 
-from scenarios.units import Quantity, ureg
+from refgen_scenarios.units import Quantity, ureg
 
 
 def calc_training_flops(

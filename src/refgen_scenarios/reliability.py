@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
-from scenarios.physics import (
+from refgen_scenarios.physics import (
     calc_checkpoint_overhead,
     calc_daly_interval,
     calc_fleet_failure_rate,
     calc_young_interval,
 )
-from scenarios.units import Quantity
-from scenarios.validation import (
+from refgen_scenarios.units import Quantity
+from refgen_scenarios.validation import (
     BYTES,
     DATA_RATE,
     DURATION,
@@ -47,14 +47,14 @@ class FleetFailureScenario:
 
     References
     ----------
-    - scenarios.physics.calc_fleet_failure_rate
+    - refgen_scenarios.physics.calc_fleet_failure_rate
     - The registry entries are worked examples: their node failure rate, one
       failure per node in 1000 days, is an illustrative round number, not a
       measured or published one.
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> print(round(Scenarios.FleetJob16kGpus.mtbf, 2))
     11.72 h
     >>> print(round(Scenarios.FleetJob131kGpus.mtbf, 3))
@@ -111,9 +111,9 @@ class CheckpointIntervalScenario:
 
     References
     ----------
-    - scenarios.physics.calc_young_interval
-    - scenarios.physics.calc_daly_interval
-    - scenarios.physics.calc_checkpoint_overhead
+    - refgen_scenarios.physics.calc_young_interval
+    - refgen_scenarios.physics.calc_daly_interval
+    - refgen_scenarios.physics.calc_checkpoint_overhead
     - Young, "A First Order Approximation to the Optimum Checkpoint Interval",
       CACM 17(9), 1974.
     - Daly, "A higher order estimate of the optimum checkpoint interval for
@@ -126,7 +126,7 @@ class CheckpointIntervalScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> daly = Scenarios.DalyFigure3Checkpoint
     >>> print(round(daly.daly_interval))
     117 min
@@ -205,7 +205,7 @@ class CheckpointWriteScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> gpt3 = Scenarios.Gpt3CheckpointWrite
     >>> print(gpt3.checkpoint_bytes)
     2.8 TB

@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
-from scenarios.physics import (
+from refgen_scenarios.physics import (
     calc_decode_step_time,
     calc_kv_cache_bytes_per_token,
     calc_matmul_intensity,
     calc_roofline_attainable,
     calc_weight_matmul_intensity,
 )
-from scenarios.units import Quantity, ureg
-from scenarios.validation import (
+from refgen_scenarios.units import Quantity, ureg
+from refgen_scenarios.validation import (
     BYTES,
     COMPUTE_RATE,
     DATA_RATE,
@@ -63,7 +63,7 @@ class DecodeBandwidthScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> decode = Scenarios.Databricks7BDecode
     >>> print(decode.weight_bytes)
     14.0 GB
@@ -135,7 +135,7 @@ class KvCacheScenario:
 
     References
     ----------
-    - scenarios.physics.calc_kv_cache_bytes_per_token
+    - refgen_scenarios.physics.calc_kv_cache_bytes_per_token
     - Kwon et al., "Efficient Memory Management for Large Language Model
       Serving with PagedAttention", SOSP 2023 (arXiv:2309.06180), section 3,
       paragraph "Large KV cache" (OPT-13B: 2 × 5120 × 40 × 2 bytes, 800 KB
@@ -152,7 +152,7 @@ class KvCacheScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> opt = Scenarios.Opt13BKvCache
     >>> print(opt.bytes_per_token)
     800.0 KiB
@@ -225,8 +225,8 @@ class RooflineScenario:
 
     References
     ----------
-    - scenarios.physics.calc_weight_matmul_intensity
-    - scenarios.physics.calc_roofline_attainable
+    - refgen_scenarios.physics.calc_weight_matmul_intensity
+    - refgen_scenarios.physics.calc_roofline_attainable
     - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
       Performance Model for Multicore Architectures", CACM 52(4), 2009.
     - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
@@ -235,7 +235,7 @@ class RooflineScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> a100 = Scenarios.A100Roofline
     >>> print(round(a100.ridge_point, 1))
     200.6 FLOP/B
@@ -335,8 +335,8 @@ class BatchDecodeScenario:
 
     References
     ----------
-    - scenarios.physics.calc_decode_step_time
-    - scenarios.physics.calc_kv_cache_bytes_per_token
+    - refgen_scenarios.physics.calc_decode_step_time
+    - refgen_scenarios.physics.calc_kv_cache_bytes_per_token
     - Kwon et al., "Efficient Memory Management for Large Language Model
       Serving with PagedAttention", SOSP 2023 (arXiv:2309.06180), section 3,
       paragraph "Large KV cache" (OPT-13B: 2 × 5120 (hidden) × 40 (layers) ×
@@ -347,7 +347,7 @@ class BatchDecodeScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> serving = Scenarios.Opt13BBatchDecodeOnA100
     >>> print(serving.kv_bytes_per_token)
     800.0 KiB
@@ -483,8 +483,8 @@ class MatmulRooflineScenario:
 
     References
     ----------
-    - scenarios.physics.calc_matmul_intensity
-    - scenarios.physics.calc_roofline_attainable
+    - refgen_scenarios.physics.calc_matmul_intensity
+    - refgen_scenarios.physics.calc_roofline_attainable
     - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
       Performance Model for Multicore Architectures", CACM 52(4), 2009
       (attainable rate = min(peak, operational intensity × bandwidth)).
@@ -504,7 +504,7 @@ class MatmulRooflineScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> big = Scenarios.NvidiaLinearBatch512OnV100
     >>> print(round(big.ridge_point, 1))
     138.9 FLOP/B
@@ -604,7 +604,7 @@ class KvCacheCapacityScenario:
 
     References
     ----------
-    - scenarios.physics.calc_kv_cache_bytes_per_token
+    - refgen_scenarios.physics.calc_kv_cache_bytes_per_token
     - Kwon et al., "Efficient Memory Management for Large Language Model
       Serving with PagedAttention", SOSP 2023 (arXiv:2309.06180), Figure 1,
       left (memory layout of a 13B-parameter LLM served on an NVIDIA A100
@@ -616,7 +616,7 @@ class KvCacheCapacityScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> opt = Scenarios.Opt13BOnA100_40GB
     >>> print(opt.weight_bytes)
     26.0 GB
@@ -731,7 +731,7 @@ class ServingLatencyScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> databricks = Scenarios.Databricks7BServingLatency
     >>> print(round(databricks.time_per_output_token, 1))
     14.0 ms
@@ -845,7 +845,7 @@ class LittlesLawScenario:
 
     Examples
     --------
-    >>> from scenarios import Scenarios
+    >>> from refgen_scenarios import Scenarios
     >>> print(round(Scenarios.HennessyPattersonDiskServer.mean_in_system, 6))
     0.8
     >>> print(round(Scenarios.HennessyPattersonDiskSystem.mean_in_system, 6))
