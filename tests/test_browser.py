@@ -25,7 +25,7 @@ from tests.conftest import REPO
 from tests.html_helpers import SECTIONS
 
 ARTIFACTS = REPO / "test-artifacts"
-SCENARIO_PAGE = "reference/scenarios.training/UpdateWorkingSetScenario.html"
+SCENARIO_PAGE = "reference/refgen_scenarios.training/UpdateWorkingSetScenario.html"
 STEP_FLOOR = "refgen_scenarios.training.UpdateWorkingSetScenario.step_floor"
 DESKTOP = {"width": 1280, "height": 900}
 NARROW = {"width": 390, "height": 844}
@@ -302,7 +302,7 @@ BREAKS_OUTSIDE_NAMES = """() => {
 
 
 def class_pages(site: BuildResult) -> list[str]:
-    pages = sorted(site.outdir.glob("reference/scenarios.*/*.html"))
+    pages = sorted(site.outdir.glob("reference/refgen_scenarios.*/*.html"))
     return [p.relative_to(site.outdir).as_posix() for p in pages if p.name != "index.html"]
 
 
@@ -339,7 +339,7 @@ def test_no_class_page_scrolls_sideways_and_none_is_too_tall(
 
 
 @pytest.mark.parametrize(
-    "path", [SCENARIO_PAGE, "reference/scenarios.training/index.html", "reference/registry.html"]
+    "path", [SCENARIO_PAGE, "reference/refgen_scenarios.training/index.html", "reference/registry.html"]
 )
 def test_names_wrap_on_a_phone_only_after_underscores_and_dots(
     chromium: Any, base_url: str, path: str
@@ -421,7 +421,7 @@ def test_figures_are_right_aligned_in_their_columns(reader: Reader) -> None:
     assert values and set(values) == {"right"}
     names = page.evaluate(alignment, "table.refgen-values tbody th")
     assert names and "right" not in names
-    page = reader.open("reference/scenarios.training/index.html")
+    page = reader.open("reference/refgen_scenarios.training/index.html")
     headlines = page.evaluate(alignment, "table.refgen-category tbody td:nth-child(3)")
     assert headlines and set(headlines) == {"right"}
     reader.assert_clean()

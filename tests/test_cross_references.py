@@ -29,7 +29,7 @@ def test_inventory_lists_classes_inputs_attributes_and_helpers(site: BuildResult
     inventory = read_inventory(site.outdir / "objects.inv")
     cls = "refgen_scenarios.training.UpdateWorkingSetScenario"
     helper = "refgen_scenarios.physics.memory.calc_update_step_traffic"
-    assert inventory[("py:class", cls)].startswith("reference/scenarios.training/Update")
+    assert inventory[("py:class", cls)].startswith("reference/refgen_scenarios.training/Update")
     assert ("py:attribute", f"{cls}.bandwidth") in inventory
     assert ("py:property", f"{cls}.step_floor") in inventory
     assert inventory[("py:function", helper)].startswith("reference/helpers/")

@@ -77,7 +77,7 @@ def test_site_loads_nothing_from_the_network(site: BuildResult) -> None:
 def test_every_equation_of_the_library_is_typeset(site: BuildResult) -> None:
     """Equations that multiply by units of the project's registry (``ureg.FLOP``) too."""
     shown = 0
-    for path in sorted(site.outdir.glob("reference/scenarios.*/*.html")):
+    for path in sorted(site.outdir.glob("reference/refgen_scenarios.*/*.html")):
         table = read_html(path).find("table", class_="refgen-derived")
         for row in table.find("tbody").find_all("tr") if table else ():
             code = row.find("code", class_="refgen-equation")

@@ -14,7 +14,7 @@ from refgen.testing import BuildResult
 from tests.conftest import REPO
 from tests.golden import assert_matches_golden
 
-PAGE = "reference/scenarios.training/UpdateWorkingSetScenario"
+PAGE = "reference/refgen_scenarios.training/UpdateWorkingSetScenario"
 
 
 def test_class_page_doctree_matches_the_golden_file(site: BuildResult) -> None:
