@@ -70,3 +70,9 @@ def row_cells(page: BeautifulSoup | Tag, anchor: str) -> dict[str, Tag]:
     headings = [text(th) for th in row.find_parent("table").find("thead").find_all("th")]
     cells = row.find_all(["th", "td"], recursive=False)
     return dict(zip(headings, cells, strict=True))
+
+
+def last_figure(row: Tag) -> str:
+    """The last entry's figure in a Registry values row: its number cell and unit cell."""
+    number, unit = row.find_all("td")[-2:]
+    return " ".join(filter(None, (number.get_text("").strip(), unit.get_text("").strip())))

@@ -339,7 +339,8 @@ def test_no_class_page_scrolls_sideways_and_none_is_too_tall(
 
 
 @pytest.mark.parametrize(
-    "path", [SCENARIO_PAGE, "reference/refgen_scenarios.training/index.html", "reference/registry.html"]
+    "path",
+    [SCENARIO_PAGE, "reference/refgen_scenarios.training/index.html", "reference/registry.html"],
 )
 def test_names_wrap_on_a_phone_only_after_underscores_and_dots(
     chromium: Any, base_url: str, path: str
@@ -417,11 +418,53 @@ def test_figures_are_right_aligned_in_their_columns(reader: Reader) -> None:
     alignment = """selector => [...document.querySelectorAll(selector)].map(
         cell => getComputedStyle(cell).textAlign)"""
     page = reader.open(SCENARIO_PAGE)
-    values = page.evaluate(alignment, "table.refgen-values tbody td")
-    assert values and set(values) == {"right"}
+    numbers = page.evaluate(alignment, "table.refgen-values tbody td:nth-of-type(odd)")
+    assert numbers and set(numbers) == {"right"}
+    units = page.evaluate(alignment, "table.refgen-values tbody td:nth-of-type(even)")
+    assert units and set(units) == {"left"}  # the unit column reads against its numbers
     names = page.evaluate(alignment, "table.refgen-values tbody th")
     assert names and "right" not in names
     page = reader.open("reference/refgen_scenarios.training/index.html")
     headlines = page.evaluate(alignment, "table.refgen-category tbody td:nth-child(3)")
     assert headlines and set(headlines) == {"right"}
+    reader.assert_clean()
+
+
+def test_figures_line_up_on_the_decimal_point_with_units_in_their_own_column(
+    reader: Reader,
+) -> None:
+    """In each entry's column the decimal points (where a number's whole part ends) sit at
+    one x, whatever the digits after them, and every unit starts at one x after them."""
+    page = reader.open("reference/refgen_scenarios.training/TrainingComputeScenario.html")
+    columns = page.evaluate(
+        """() => {
+            const table = document.querySelector("table.refgen-values");
+            const rows = [...table.querySelectorAll("tbody tr")];
+            const entries = rows[0].querySelectorAll("td").length / 2;
+            return [...Array(entries).keys()].map(entry => rows.map(row => {
+                const cells = [...row.querySelectorAll("td")];
+                const [number, unit] = cells.slice(2 * entry, 2 * entry + 2);
+                const whole = number.querySelector(".refgen-whole");
+                const text = unit.textContent.trim();
+                const range = document.createRange();
+                range.selectNodeContents(unit);
+                return {
+                    point: whole ? whole.getBoundingClientRect().right : null,
+                    fraction: number.querySelector(".refgen-fraction")?.textContent ?? "",
+                    unit: text ? range.getBoundingClientRect().left : null,
+                    unitText: text,
+                };
+            }));
+        }"""
+    )
+    assert len(columns) == 2
+    for cells in columns:
+        points = {round(cell["point"], 1) for cell in cells if cell["point"] is not None}
+        assert len(points) == 1, cells
+        assert {cell["fraction"][:1] for cell in cells} >= {"", "."}  # whole numbers and not
+        units = [cell for cell in cells if cell["unit"] is not None]
+        assert {"FLOP", "TFLOP/s", "d"} <= {cell["unitText"] for cell in units}
+        assert len({round(cell["unit"], 1) for cell in units}) == 1, units
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("table.refgen-values").screenshot(path=str(ARTIFACTS / "registry-values.png"))
     reader.assert_clean()

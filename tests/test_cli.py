@@ -116,7 +116,7 @@ def test_show_page_prints_the_class_page_from_the_same_blocks_as_the_site() -> N
     assert re.search(r"^bandwidth +Optional\[Quantity\] +None +DRAM bandwidth", result.stdout, re.M)
     tables = lines[lines.index("Inputs") : lines.index("Registry values")]
     assert max(len(line) for line in tables) <= 88  # cells wrapped at words to fit
-    assert re.search(r"^step_floor +15\.625 ms +", result.stdout, re.M)
+    assert re.search(r"^step_floor +15\.625 +ms +", result.stdout, re.M)
     assert ">>> print(scenario.step_floor)" in lines  # examples kept line by line
 
 

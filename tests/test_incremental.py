@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
-from tests.html_helpers import main, read_html, section, text
+from tests.html_helpers import last_figure, main, read_html, section, text
 
 MOTION = '''
     """Motion scenarios
@@ -124,7 +124,7 @@ def trip_page(result: BuildResult):
 def registry_hours(result: BuildResult) -> str:
     table = section(trip_page(result), "Registry values").find("table")
     row = next(r for r in table.find_all("tr") if "hours" in text(r.find(["th", "td"])))
-    return text(row.find_all("td")[-1])
+    return last_figure(row)
 
 
 def test_nothing_changed_rereads_nothing(travel: ScenarioProject) -> None:
@@ -357,7 +357,7 @@ def chain_value(result: BuildResult, page: str, name: str) -> str:
     found = read_html(result.outdir / "reference" / "chain.models" / f"{page}.html")
     table = section(found, "Registry values").find("table")
     row = next(r for r in table.find_all("tr") if name in text(r.find(["th", "td"])))
-    return text(row.find_all("td")[-1])
+    return last_figure(row)
 
 
 def reference_texts(outdir: Path) -> dict[str, str]:

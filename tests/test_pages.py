@@ -245,3 +245,56 @@ def test_a_large_registry_is_split_into_pages(
     apples = read_html(reference / "fruit.counting" / "Apples.html")
     hrefs = [a.get("href", "") for a in apples.find_all("a")]
     assert "../registry-3.html#fruit.named.Named.Basket5" in hrefs
+
+
+MARKED_UP = '''
+    """Named apples."""
+
+    from fruit.counting import Apples
+
+
+    class Named:
+        """Named scenarios."""
+
+        Plain = Apples(count=1)
+        """A basket without markup."""
+
+        Marked = Apples(count=2)
+        """A basket counted ``twice``, *by hand*; see `the method <https://example.org>`_.
+
+        - one list item
+        - and another
+        """
+
+        Noted = Apples(count=3)
+        """.. note:: A description that starts with a directive."""
+'''
+
+
+def test_a_registry_entry_shows_its_qualified_name_before_its_description(
+    tmp_path: Path,
+) -> None:
+    """Whatever markup the description holds, the entry's name heads its entry."""
+    project = write_scenario_project(
+        tmp_path, "fruit", {"counting": MODULE, "named": MARKED_UP}, registry="named.Named"
+    )
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "registry.html")
+    for name, description in [
+        ("Plain", "A basket without markup."),
+        ("Marked", "A basket counted twice, by hand; see the method."),
+        ("Noted", "A description that starts with a directive."),
+    ]:
+        signature = page.find(id=f"fruit.named.Named.{name}")
+        assert signature is not None and signature.name == "dt", name
+        assert f"Named.{name}" in signature.get_text("").replace("\u200b", ""), name
+        body = signature.find_next_sibling("dd")
+        assert description in " ".join(body.get_text("").split()), name
+        before = " ".join(str(s) for s in signature.find_all_previous(string=True))
+        assert description.split()[-1] not in before, name
+    marked = page.find(id="fruit.named.Named.Marked").find_next_sibling("dd")
+    assert [li.get_text(" ", strip=True) for li in marked.find("ul").find_all("li")][:2] == [
+        "one list item",
+        "and another",
+    ]

@@ -35,11 +35,15 @@ SEED_FIGURES = {
 def value_table(page: BeautifulSoup) -> dict[str, dict[str, str]]:
     """Registry values as {entry: {attribute: cell text}}."""
     table = section(page, "Registry values").find("table")
-    entries = [text(th) for th in table.find("thead").find_all("th")][1:]
+    headings = table.find("thead").find_all("th")[1:]
+    assert all(th.get("colspan") == "2" for th in headings)  # over a number and its unit
+    entries = [text(th) for th in headings]
     values: dict[str, dict[str, str]] = {entry: {} for entry in entries}
     for row in table.find("tbody").find_all("tr"):
-        name, *cells = [text(cell) for cell in row.find_all(["th", "td"])]
-        for entry, cell in zip(entries, cells, strict=True):
+        name = text(row.find("th"))
+        cells = [" ".join(cell.get_text("").split()) for cell in row.find_all("td")]
+        pairs = [" ".join(filter(None, cells[i : i + 2])) for i in range(0, len(cells), 2)]
+        for entry, cell in zip(entries, pairs, strict=True):
             values[entry][name] = cell
     return values
 

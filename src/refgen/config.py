@@ -78,8 +78,9 @@ class Settings:
     value_precision: int = _setting(
         5,
         "whole number, 1 or more",
-        "Significant figures of the numbers in Registry values tables (at most 17, the "
-        "digits a float holds). Quoted values use their own format.",
+        "Significant figures of every figure the site shows: registry values, headline "
+        "figures and values quoted in prose without a format of their own (at most 17, the "
+        "digits a float holds). Exact integers always show every digit.",
         most=17,
     )
     eval_timeout: int = _setting(

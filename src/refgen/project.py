@@ -388,7 +388,7 @@ class Project:
             scenario,
             self.instance(entry),
             scenario.headline,
-            values.INLINE,
+            precision=self.settings.value_precision,
             timeout=self.settings.eval_timeout,
         )
         return entry.name, value

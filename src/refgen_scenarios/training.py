@@ -572,7 +572,7 @@ class TrainingComputeScenario:
     >>> print(f"{gpt3.training_flops:.3g~D}")
     3.14e+23 FLOP
     >>> print(f"{gpt3.petaflop_s_days:.3g~D}")
-    3.64e+03 pfs_day
+    3.64e+03 petaflop/s-day
     >>> print(round(gpt3.training_time, 1))
     14.8 d
 

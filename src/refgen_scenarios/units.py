@@ -10,7 +10,8 @@ without complaint; with ``bit = [information]`` a size in bytes, a rate in
 bytes per second and a dimensionless multiple stay distinct. And it adds the
 units the scenarios count in that pint lacks: floating-point operations
 (``FLOP``, with the usual prefixes: ``TFLOP``, ``PFLOP``...), the
-petaflop/s-day (``pfs_day``), tokens (``token``, a dimensionless count), and
+petaflop/s-day (``pfs_day``, whose symbol spells it out), tokens (``token``, a
+dimensionless count), and
 CO2-equivalent emissions (``gCO2e``, ``kgCO2e``, ``tCO2e``) as a dimension of
 their own, so grams of emissions never mix with grams of hardware.
 """
@@ -84,7 +85,7 @@ ureg: pint.UnitRegistry = _registry()
 """The package's unit registry."""
 
 ureg.define("FLOP = [compute]")
-ureg.define("pfs_day = 1e15 * FLOP / second * day")
+ureg.define("pfs_day = 1e15 * FLOP / second * day = petaflop/s-day")
 ureg.define("token = []")
 ureg.define("gram_CO2e = [emissions] = gCO2e")
 ureg.define("tonne_CO2e = 1e6 * gram_CO2e = tCO2e")

@@ -258,3 +258,9 @@ def _parse_parameters(
 def summary(text: str | None) -> str:
     """The first paragraph of an attribute docstring, on one line."""
     return parse_docstring(text, "", 1).summary if text else ""
+
+
+def attribute_description(text: str | None) -> str:
+    """An attribute's (or registry entry's) whole docstring as reST, indentation removed:
+    every paragraph, list and directive, not only the first line."""
+    return "\n".join(docstring_lines(text)).strip() if text else ""

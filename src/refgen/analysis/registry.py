@@ -10,7 +10,7 @@ from typing import Any
 
 from refgen.analysis import discovery
 from refgen.analysis.dependencies import in_package
-from refgen.analysis.docstrings import parse_docstring, summary
+from refgen.analysis.docstrings import attribute_description, parse_docstring
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Docstring, RegistryDoc, RegistryEntryDoc, SourceLocation
 from refgen.analysis.modules import Reader, object_source
@@ -43,7 +43,7 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
                 name=name,
                 registry=registry_path,
                 scenario=discovery.dotted_path(type(value)),
-                description=summary(assignment.docstring if assignment else None),
+                description=attribute_description(assignment.docstring if assignment else None),
                 inputs=assignment.keywords if assignment else (),
                 location=SourceLocation(location.path, assignment.line)
                 if assignment and location

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from refgen.analysis import discovery
-from refgen.analysis.docstrings import parse_docstring, summary
+from refgen.analysis.docstrings import attribute_description, parse_docstring
 from refgen.analysis.equations import extract_equation
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
@@ -48,7 +48,7 @@ def _input_docs(reader: SourceReader, cls: type) -> tuple[InputDoc, ...]:
             name=item.name,
             annotation=item.annotation,
             default=item.default,
-            description=summary(item.description),
+            description=attribute_description(item.description),
             location=item.owner.location(item.line),
             inherited_from=_inherited(item.owner, cls),
         )
@@ -140,7 +140,7 @@ def _derived_doc(cls: type, prop: DeclaredProperty, problems: list[Problem]) -> 
     return DerivedDoc(
         name=prop.name,
         qualname=qualname,
-        description=summary(docstring),
+        description=attribute_description(docstring),
         equation=equation,
         location=location,
         return_annotation=annotation,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from refgen.analysis.docstrings import summary
 from refgen.cli.common import (
     EXIT_NOT_FOUND,
     EXIT_OK,
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def search_rows(project: Project, word: str) -> list[tuple[str, str, str]]:
-    """``(name, kind, description)`` of every class, input, derived attribute and
+    """``(name, kind, summary)`` of every class, input, derived attribute and
     registry entry whose name or description contains ``word`` (any case)."""
     wanted = word.casefold()
 
@@ -43,12 +44,13 @@ def search_rows(project: Project, word: str) -> list[tuple[str, str, str]]:
             rows.append((scenario.name, "class", doc.summary))
         for item in scenario.inputs:
             if hit(item.name, item.description):
-                rows.append((f"{scenario.name}.{item.name}", "input", item.description))
+                rows.append((f"{scenario.name}.{item.name}", "input", summary(item.description)))
         for derived in scenario.derived:
             if hit(derived.name, derived.description):
-                rows.append((f"{scenario.name}.{derived.name}", "derived", derived.description))
+                line = summary(derived.description)
+                rows.append((f"{scenario.name}.{derived.name}", "derived", line))
     found = registry(project)
     for entry in found.entries if found else ():
         if hit(entry.name, entry.description):
-            rows.append((entry.name, "entry", entry.description))
+            rows.append((entry.name, "entry", summary(entry.description)))
     return rows

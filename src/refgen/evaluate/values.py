@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import RegistryEntryDoc, ScenarioDoc
+from refgen.evaluate.quantities import Shown, is_quantity, readable, units_text
 
 if TYPE_CHECKING:
     from refgen.project import Project
@@ -22,8 +24,6 @@ if TYPE_CHECKING:
 NOT_AVAILABLE = "not available"
 DEFAULT_PRECISION = 5
 """Significant figures of the numbers in registry value tables."""
-INLINE = ".3g"
-"""Format of a value quoted in prose when the author gives none."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,14 @@ class Value:
     reason: str = ""
     missing_inputs: tuple[str, ...] = ()
     """Optional inputs left unset that the value needs (the expected way to fail)."""
+    number: str = ""
+    """The number of ``text`` alone (``60``), for tables that align figures and units."""
+    unit: str = ""
+    """The unit of ``text`` alone (``GB``); empty for a plain number or a value not shown."""
+    magnitude: Any = None
+    """The figure as a number, in the unit shown; None when the value is not a number."""
+    units: str = ""
+    """pint's long name of the unit shown (``gigabyte / second``)."""
 
 
 @dataclass(frozen=True)
@@ -79,25 +87,56 @@ def grouped(text: str) -> str:
 
 
 def format_value(value: Any, spec: str | None = None, precision: int = DEFAULT_PRECISION) -> str:
-    """Text for a computed value: quantities with short pretty units.
+    """Text for a computed value: quantities in a readable unit, with short pretty symbols."""
+    return shown(value, spec, precision).text
+
+
+def shown(value: Any, spec: str | None = None, precision: int = DEFAULT_PRECISION) -> Shown:
+    """A computed value ready to show, number and unit apart.
 
     ``spec`` is a format spec for the magnitude (``.1f``, ``.3g``); without one,
-    numbers get ``precision`` significant figures.
+    numbers get ``precision`` significant figures and exact integers every digit.
     """
     if value is None or isinstance(value, bool | str):
-        return str(value)
-    if hasattr(value, "magnitude") and hasattr(value, "units"):
-        magnitude = format(value.magnitude, spec or f".{precision}g")
-        magnitude = pretty_number(magnitude if spec else grouped(magnitude))
-        units = format(value.units, "~P")
-        return f"{magnitude} {units}" if units else magnitude
-    if isinstance(value, int):
-        return format(value, spec) if spec else grouped(str(value))
-    if isinstance(value, float):
-        return pretty_number(
-            format(value, spec) if spec else grouped(format(value, f".{precision}g"))
-        )
-    return format(value, spec) if spec else str(value)
+        return Shown(str(value))
+    if is_quantity(value):
+        return _shown_quantity(value, spec, precision)
+    if hasattr(value, "magnitude") and hasattr(value, "units"):  # quantity-like, not pint's
+        return Shown(_number(value.magnitude, spec, precision), format(value.units, "~P"))
+    if isinstance(value, Integral | float):
+        return Shown(_number(value, spec, precision), magnitude=value)
+    return Shown(format(value, spec) if spec else str(value))
+
+
+def _shown_quantity(quantity: Any, spec: str | None, precision: int) -> Shown:
+    scaled = readable(quantity)
+    number = _number(scaled.magnitude, spec, precision)
+    if (
+        not spec
+        and scaled is not quantity
+        and not _says_exactly(quantity.magnitude, scaled, number)
+    ):
+        scaled, number = quantity, _number(quantity.magnitude, spec, precision)
+    return Shown(number, units_text(scaled), scaled.magnitude, format(scaled.units, "D"))
+
+
+def _number(magnitude: Any, spec: str | None, precision: int) -> str:
+    if spec:
+        return pretty_number(format(magnitude, spec))
+    if isinstance(magnitude, Integral) and not isinstance(magnitude, bool):
+        return grouped(str(magnitude))
+    return pretty_number(grouped(format(magnitude, f".{precision}g")))
+
+
+def _says_exactly(original: Any, scaled: Any, number: str) -> bool:
+    """Whether ``number``, the scaled figure as shown, still gives an exact integer every digit."""
+    if not isinstance(original, Integral):
+        return True
+    try:
+        shown_magnitude = float(number.replace(THIN_SPACE, ""))
+    except ValueError:  # a power of ten: digits were dropped
+        return False
+    return bool(round(shown_magnitude * (original / scaled.magnitude)) == original)
 
 
 def _missing_inputs(scenario: ScenarioDoc, instance: Any, name: str) -> list[str]:
@@ -140,13 +179,17 @@ def compute(
     raw, error = call_user_code(getattr, instance, name, timeout=timeout)
     if error is not None:  # a scenario's own bug, even SystemExit, must not stop the reference
         return unavailable(scenario, instance, name, error)
-    shown, failure = call_user_code(format_value, raw, spec, precision, timeout=timeout)
+    figure, failure = call_user_code(shown, raw, spec, precision, timeout=timeout)
     if failure is not None:  # a value whose __format__ or __str__ raises is the user's bug
         how = f"with {spec!r}" if spec else "as text"
         return Value(name, NOT_AVAILABLE, False, f"cannot format {how}: {describe_error(failure)}")
-    if not isinstance(shown, str):
+    assert isinstance(figure, Shown)
+    if not isinstance(figure.number, str) or not isinstance(figure.unit, str):
         return Value(name, NOT_AVAILABLE, False, "cannot format as text: not text")
-    return Value(name, str.__str__(shown))  # a str subclass's own __str__ is the user's code
+    number, unit = str.__str__(figure.number), str.__str__(figure.unit)  # not a str subclass's
+    magnitude = figure.magnitude if isinstance(figure.magnitude, Integral | float) else None
+    text = f"{number} {unit}" if unit else number
+    return Value(name, text, number=number, unit=unit, magnitude=magnitude, units=figure.units)
 
 
 def entry_values(
@@ -198,7 +241,12 @@ def quote(project: Project, text: str) -> Quote:
             problem=f"{scenario.name} has no attribute {attribute!r}",
         )
     value = compute(
-        scenario, instance, attribute, spec.strip() or INLINE, timeout=project.settings.eval_timeout
+        scenario,
+        instance,
+        attribute,
+        spec.strip() or None,
+        project.settings.value_precision,
+        project.settings.eval_timeout,
     )
     return Quote(
         value,

@@ -88,7 +88,27 @@ class ObjectName:
         return self.name.rpartition(".")[2]
 
 
-Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink | ObjectName
+@dataclass(frozen=True)
+class Figure:
+    """A number in a column of numbers lined up on the decimal point.
+
+    ``whole`` is the number up to its decimal point (``1`` of ``1.5×10⁹``),
+    ``fraction`` the rest; ``whole_width`` and ``fraction_width`` are the widest
+    of each in the figure's column, in characters, so every number of the column
+    puts its decimal point at the same place.
+    """
+
+    whole: str
+    fraction: str
+    whole_width: int
+    fraction_width: int
+
+    @property
+    def text(self) -> str:
+        return self.whole + self.fraction
+
+
+Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink | ObjectName | Figure
 
 # ---------------------------------------------------------------------- blocks
 
@@ -163,6 +183,21 @@ class Table:
     classes: tuple[str, ...] = ()
     stub_columns: int = 0
     searchable: bool = True
+    header_spans: tuple[int, ...] = ()
+    """Columns each header cell spans, one each when empty: a heading over a number and its unit."""
+
+    @property
+    def columns(self) -> int:
+        return sum(self.header_spans) if self.header_spans else len(self.header)
+
+    def spread_header(self) -> tuple[Cell, ...]:
+        """The header with an empty cell in each column a heading spans beyond its first."""
+        if not self.header_spans:
+            return self.header
+        spread: list[Cell] = []
+        for cell, span in zip(self.header, self.header_spans, strict=True):
+            spread += [cell, *([()] * (span - 1))]
+        return tuple(spread)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ runs scenario code.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container, Mapping, Sequence
 
 from refgen.analysis.model import DerivedDoc, Equation, InputDoc, ScenarioDoc
@@ -20,6 +21,7 @@ from refgen.render.blocks import (
     Code,
     Collapsible,
     DocLink,
+    Figure,
     Inline,
     Markup,
     ObjectName,
@@ -188,21 +190,64 @@ def _value_text(value: Value | None) -> str:
     return f"{value.text} ({value.reason})" if value.reason else value.text
 
 
+UNIT_CLASS = "refgen-unit"
+_WHOLE_PART = re.compile(r"-?[0-9\u2009]*")
+
+
+def _split_number(number: str) -> tuple[str, str]:
+    """``("1", ".5×10⁹")`` for ``1.5×10⁹``: the part before the decimal point, and the rest."""
+    match = _WHOLE_PART.match(number)
+    end = match.end() if match else 0
+    return number[:end], number[end:]
+
+
+def figure_columns(values: Sequence[Value | None]) -> tuple[list[Cell], list[Cell]]:
+    """Two columns for a column of values: numbers lined up on the decimal point, then units.
+
+    A value that is not a number (not available, None, text) fills the first column.
+    """
+    parts = [
+        _split_number(v.number) if v is not None and v.magnitude is not None else None
+        for v in values
+    ]
+    wholes = [whole for whole, _ in filter(None, parts)]
+    fractions = [fraction for _, fraction in filter(None, parts)]
+    whole_width = max(map(len, wholes), default=0)
+    # "×" is a little wider than a digit in most fonts: one character to spare
+    fraction_width = max(map(len, fractions), default=0) + any("×" in f for f in fractions)
+    numbers: list[Cell] = []
+    units: list[Cell] = []
+    for value, part in zip(values, parts, strict=True):
+        if value is None or part is None:
+            numbers.append((text(_value_text(value)),))
+            units.append(())
+            continue
+        numbers.append((Paragraph((Figure(*part, whole_width, fraction_width),)),))
+        units.append((Paragraph((Text(value.unit),), (UNIT_CLASS,)),) if value.unit else ())
+    return numbers, units
+
+
 def _registry_values(
     scenario: ScenarioDoc, values: Sequence[EntryValues], precision: int
 ) -> list[Block]:
-    """One column per registry scenario, one row per attribute."""
+    """One column per registry scenario, one row per attribute, figures lined up."""
     if not values:
         return []
     header = ((text("Attribute"),), *((text(Xref("attr", v.qualname, v.entry)),) for v in values))
+    names = scenario.attribute_names
+    columns = [
+        column
+        for entry in values
+        for column in figure_columns([entry.value(name) for name in names])
+    ]
     rows = tuple(
-        (
-            (Paragraph((attribute_link(scenario, name),)),),
-            *((text(_value_text(v.value(name))),) for v in values),
-        )
-        for name in scenario.attribute_names
+        ((Paragraph((attribute_link(scenario, name),)),), *(column[i] for column in columns))
+        for i, name in enumerate(names)
     )
-    table = Table(header, rows, ("refgen-values",), stub_columns=1, searchable=False)
+    spans = (1, *(2 for _ in values))  # each entry's heading over its numbers and units
+    table = Table(
+        header, rows, ("refgen-values",), stub_columns=1, searchable=False, header_spans=spans
+    )
     intro = text(VALUES_INTRO.format(precision=precision))
     return [Section("Registry values", (intro, table))]
 

@@ -25,7 +25,7 @@ def inline_text(item: b.Inline) -> str:
     match item:
         case b.Text():
             return item.text
-        case b.Code():
+        case b.Code() | b.Figure():
             return item.text
         case b.Xref() | b.DocLink() | b.AnchorLink() | b.SourceLink() | b.ObjectName():
             return item.label
@@ -141,27 +141,57 @@ class TextWriter:
         raise TypeError(f"not a block: {item!r}")
 
     def _table(self, table: b.Table, indent: str) -> list[str]:
-        rows = [[self._cell(cell) for cell in row] for row in (table.header, *table.rows)]
-        widths = _fitted_widths(rows, self.width - len(indent))
+        spans = table.header_spans or (1,) * len(table.header)
+        header = [self._cell(cell) for cell in table.header]
+        body = [[self._cell(cell) for cell in row] for row in table.rows]
+        # A heading over several columns sizes them together, after their cells have.
+        unspanned = [h if span == 1 else "" for h, span in zip(header, spans, strict=True)]
+        first_row = [
+            cell
+            for h, span in zip(unspanned, spans, strict=True)
+            for cell in [h] + [""] * (span - 1)
+        ]
+        widths = _fitted_widths([first_row, *body], self.width - len(indent))
+        groups = _column_groups(spans)
+        for heading, columns in zip(header, groups, strict=True):
+            room = sum(widths[c] for c in columns) + 2 * (len(columns) - 1)
+            widths[columns[-1]] += max(0, len(heading) - room) if len(columns) > 1 else 0
+        heading_widths = [sum(widths[c] for c in cs) + 2 * (len(cs) - 1) for cs in groups]
+        lines = self._table_rows([header], heading_widths, indent)
+        lines.append(indent + "  ".join("-" * width for width in widths))
+        return [*lines, *self._table_rows(body, widths, indent), ""]
+
+    def _table_rows(self, rows: list[list[str]], widths: list[int], indent: str) -> list[str]:
         lines = []
-        for number, row in enumerate(rows):
+        for row in rows:
             wrapped = [
-                textwrap.wrap(cell, width, break_on_hyphens=False) or [""]
+                textwrap.wrap(cell, max(width, 1), break_on_hyphens=False) or [""]
                 for cell, width in zip(row, widths, strict=True)
             ]
             for parts in itertools.zip_longest(*wrapped, fillvalue=""):
                 cells = [part.ljust(width) for part, width in zip(parts, widths, strict=True)]
                 lines.append((indent + "  ".join(cells)).rstrip())
-            if number == 0:
-                lines.append(indent + "  ".join("-" * width for width in widths))
-        return [*lines, ""]
+        return lines
 
     def _cell(self, cell: b.Cell) -> str:
+        if len(cell) == 1 and isinstance(cell[0], b.Paragraph) and len(cell[0].inlines) == 1:
+            figure = cell[0].inlines[0]
+            if isinstance(figure, b.Figure):  # lined up on the decimal point, as on the site
+                return printable(
+                    figure.whole.rjust(figure.whole_width)
+                    + figure.fraction.ljust(figure.fraction_width)
+                )
         texts = [line.strip() for line in self.blocks(cell, "", 1) if line.strip()]
         return printable(" ".join(texts))
 
 
 NARROWEST_COLUMN = 12
+
+
+def _column_groups(spans: tuple[int, ...]) -> list[list[int]]:
+    """The columns under each heading: ``[[0], [1, 2]]`` for spans ``(1, 2)``."""
+    starts = list(itertools.accumulate((0, *spans)))
+    return [list(range(start, start + span)) for start, span in zip(starts, spans, strict=False)]
 
 
 def _fitted_widths(rows: list[list[str]], room: int) -> list[int]:
@@ -170,7 +200,7 @@ def _fitted_widths(rows: list[list[str]], room: int) -> list[int]:
     :data:`NARROWEST_COLUMN`, so a table may still be wider than ``room``."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     floors = [
-        min(width, max(NARROWEST_COLUMN, *(len(word) for row in rows for word in row[i].split())))
+        min(width, max([NARROWEST_COLUMN, *(len(word) for row in rows for word in row[i].split())]))
         for i, width in enumerate(widths)
     ]
     excess = sum(widths) + 2 * (len(widths) - 1) - room
@@ -254,7 +284,7 @@ class SummaryWriter:
     def _table(self, table: b.Table, indent: str) -> list[str]:
         rows = [[_cell_text(cell) for cell in row] for row in table.rows]
         if table.header:
-            rows.insert(0, [_cell_text(cell) for cell in table.header])
+            rows.insert(0, [_cell_text(cell) for cell in table.spread_header()])
         if not rows:
             return []
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]

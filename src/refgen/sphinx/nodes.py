@@ -200,6 +200,8 @@ class NodeBuilder:
                 return link
             case b.ObjectName():
                 return self._object_name(item)
+            case b.Figure():
+                return figure(item)
         raise TypeError(f"not an inline item: {item!r}")
 
     def _xref(self, item: b.Xref) -> nodes.Node:
@@ -281,20 +283,23 @@ class NodeBuilder:
         return nodes.field_list("", *fields)
 
     def _table(self, item: b.Table) -> nodes.table:
-        width = len(item.header)
-        group = nodes.tgroup(cols=width)
+        group = nodes.tgroup(cols=item.columns)
         for column, colwidth in enumerate(column_widths(item)):
             group += nodes.colspec(colwidth=colwidth, stub=int(column < item.stub_columns))
         head, body = nodes.thead(), nodes.tbody()
-        head += self._row(item.header)
+        head += self._row(item.header, item.header_spans)
         for row in item.rows:
             body += self._row(row)
         group += [head, body]
         classes = ["colwidths-auto", *item.classes, *([] if item.searchable else [NOT_SEARCHED])]
         return nodes.table("", group, classes=classes)
 
-    def _row(self, cells: Iterable[b.Cell]) -> nodes.row:
-        return nodes.row("", *(nodes.entry("", *self.blocks(cell)) for cell in cells))
+    def _row(self, cells: Iterable[b.Cell], spans: Iterable[int] = ()) -> nodes.row:
+        entries = [nodes.entry("", *self.blocks(cell)) for cell in cells]
+        for entry, span in zip(entries, spans, strict=False):
+            if span > 1:
+                entry["morecols"] = span - 1
+        return nodes.row("", *entries)
 
     def _toctree(self, item: b.TocTree) -> nodes.compound:
         docnames = [docname_join(self.env.docname, entry) for entry in item.entries]
@@ -420,6 +425,24 @@ class NodeBuilder:
         return addnodes.index(entries=[entry])
 
 
+WIDEST_FIGURE_PART = 24
+"""Widths (in characters) the stylesheet has a ``refgen-w<N>`` class for."""
+
+
+def figure(item: b.Figure) -> nodes.inline:
+    """A number as two boxes of its column's widths, the whole part right-aligned and the
+    fraction left-aligned, so the column's decimal points line up."""
+
+    def part(text: str, kind: str, width: int) -> nodes.inline:
+        size = f"refgen-w{min(width, WIDEST_FIGURE_PART)}"
+        return nodes.inline(text, text, classes=[f"refgen-{kind}", size])
+
+    shown = nodes.inline("", "", classes=["refgen-figure"])
+    shown += part(item.whole, "whole", item.whole_width)
+    shown += part(item.fraction, "fraction", item.fraction_width)
+    return shown
+
+
 def identifier(name: str, classes: list[str]) -> refgen_identifier:
     return refgen_identifier(name, name, classes=[*classes, IDENTIFIER_CLASS])
 
@@ -444,13 +467,13 @@ WIDEST_COLUMN = 50
 
 def column_widths(table: b.Table) -> list[int]:
     """Each column's widest cell as text (HTML ignores this: the table is ``colwidths-auto``)."""
-    rows = [table.header, *table.rows]
+    rows = [table.spread_header(), *table.rows]
     return [
         min(
             WIDEST_COLUMN,
             max(1, *(len(cell_text(row[column])) for row in rows if column < len(row))),
         )
-        for column in range(len(table.header))
+        for column in range(table.columns)
     ]
 
 
