@@ -360,22 +360,14 @@ class Scenarios:
     prompt and 256 output tokens on one A100 80GB SXM at its datasheet peaks
     (312 TFLOPS FP16, 2,039 GB/s): lower bounds, not measurements."""
 
-    HennessyPattersonDiskServer = LittlesLawScenario(
-        arrival_rate=40 / ureg.s,
-        time_in_system=20 * ureg.ms,
+    InformixDiskUtilization = LittlesLawScenario(
+        arrival_rate=10 / ureg.s,
+        time_in_system=1.2 * 30 * ureg.ms,
     )
-    """Hennessy and Patterson's queueing example (5th edition, Appendix D,
-    section D.5, "A Little Queuing Theory"): 40 disk I/Os per second at a
-    20 ms mean service time; the disk holds 0.8 requests on average, its
-    utilization."""
-
-    HennessyPattersonDiskSystem = LittlesLawScenario(
-        arrival_rate=40 / ureg.s,
-        time_in_system=100 * ureg.ms,
-    )
-    """The same disk with the 80 ms an M/M/1 queue adds at that utilization,
-    20 ms × 0.8/(1 - 0.8), on top of the 20 ms of service: 100 ms in the
-    system."""
+    """The Informix performance guide's example (section "Disk utilization"):
+    a disk with a 30 ms access time, padded by 20 percent to 36 ms, serving
+    10 transfers a second is busy .36 of the time, Little's law applied to
+    the disk alone."""
 
     Llama2_7BServingConcurrency = LittlesLawScenario(
         arrival_rate=10 / ureg.s,
