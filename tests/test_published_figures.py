@@ -99,6 +99,18 @@ def test_zero_data_parallel_allreduce_moves_2_psi_per_device() -> None:
     assert sync.traffic_multiple == pytest.approx(2, abs=2 / sync.devices * (1 + 1e-9))
 
 
+def test_zero_infiniband_edr_link_is_12_5_gb_per_s() -> None:
+    # Section 10.2: "12.5 GB/sec per link (Infiniband EDR)", one decimal. The
+    # all-reduce entries run each device on one such link, 100 Gbit/s; the
+    # conversion is exact.
+    for scenario in (
+        Scenarios.Zero7p5BGradientAllReduce,
+        Scenarios.Zero7p5BGradientAllReduceAlphaBeta,
+        Scenarios.OneMegabyteAllReduceOn64Devices,
+    ):
+        assert magnitude(scenario.link_bandwidth, "GB/s") == pytest.approx(12.5, rel=1e-12)
+
+
 # Korthikanti et al., MLSys 2023 (section and equation numbers of arXiv:2205.05198)
 
 

@@ -172,8 +172,8 @@ class Scenarios:
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
     """FP16 gradients of ZeRO's 7.5B-parameter example all-reduced over 64
-    devices; the 100 Gbit/s per-device link is an illustrative figure, not
-    one from the paper."""
+    devices, each on one InfiniBand EDR link of 12.5 GB/s (100 Gbit/s), the
+    per-link bandwidth ZeRO gives in section 10.2."""
 
     Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
         message_bytes=15 * ureg.GB,
@@ -182,8 +182,9 @@ class Scenarios:
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
     """The 15 GB of FP16 gradients of ZeRO's 7.5B-parameter example all-reduced
-    over 64 devices, with an illustrative 5 µs of latency per ring step and
-    the same illustrative 100 Gbit/s links as Zero7p5BGradientAllReduce."""
+    over 64 devices on the same InfiniBand EDR links as
+    Zero7p5BGradientAllReduce (ZeRO section 10.2), with an illustrative 5 µs
+    of latency per ring step."""
 
     OneMegabyteAllReduceOn64Devices = AlphaBetaAllReduceScenario(
         message_bytes=1 * ureg.MB,
@@ -191,8 +192,9 @@ class Scenarios:
         latency=5 * ureg.microsecond,
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
-    """A 1 MB all-reduce on the same illustrative ring, below the crossover
-    size, where latency dominates."""
+    """A 1 MB all-reduce on the same ring (ZeRO's 12.5 GB/s links, an
+    illustrative 5 µs per step), below the crossover size, where latency
+    dominates."""
 
     Zero7p5BCommunication = ZeroCommunicationScenario(
         parameters=7.5e9,
