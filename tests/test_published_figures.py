@@ -99,6 +99,18 @@ def test_zero_data_parallel_allreduce_moves_2_psi_per_device() -> None:
     assert sync.traffic_multiple == pytest.approx(2, abs=2 / sync.devices * (1 + 1e-9))
 
 
+def test_zero_infiniband_edr_link_is_12_5_gb_per_s() -> None:
+    # Section 10.2: "12.5 GB/sec per link (Infiniband EDR)", one decimal. The
+    # all-reduce entries run each device on one such link, 100 Gbit/s; the
+    # conversion is exact.
+    for scenario in (
+        Scenarios.Zero7p5BGradientAllReduce,
+        Scenarios.Zero7p5BGradientAllReduceAlphaBeta,
+        Scenarios.OneMegabyteAllReduceOn64Devices,
+    ):
+        assert magnitude(scenario.link_bandwidth, "GB/s") == pytest.approx(12.5, rel=1e-12)
+
+
 # Korthikanti et al., MLSys 2023 (section and equation numbers of arXiv:2205.05198)
 
 
@@ -386,6 +398,37 @@ def test_opt13b_batch_of_64_at_2048_tokens_does_not_fit_one_a100() -> None:
     serving = Scenarios.Opt13BBatchDecodeOnA100
     assert magnitude(serving.memory_needed, "GB") == pytest.approx(133.37, abs=0.005)
     assert serving.fits_in_memory is False
+
+
+# Llama 3 (Dubey et al., arXiv:2407.21783), section 3.3.4 and Table 5
+
+
+def test_llama3_snapshot_has_419_unexpected_interruptions() -> None:
+    # Section 3.3.4: "a 54-day snapshot period of pre-training" with 466 job
+    # interruptions, "The remaining 419 were unexpected interruptions". The
+    # paper prints a count, so the entry's node rate is that count over 2,048
+    # nodes (16,384 GPUs, Table 4, in servers of eight, section 3.3.1) and
+    # 54 days, and the model must give the whole number back: exact, so a
+    # change to the node count or to the rate arithmetic shows. Table 5's
+    # eighteen rows add up to the same 419.
+    llama3 = Scenarios.FleetJob16kGpus
+    assert llama3.nodes == 2048
+    assert magnitude(llama3.period, "day") == 54
+    assert llama3.expected_failures == pytest.approx(419, rel=1e-12)
+    table_5 = [148, 72, 54, 35, 32, 19, 17, 7, 7, 6, 6, 3, 3, 2, 2, 2, 2, 2]
+    assert sum(table_5) == 419
+    assert 466 - 47 == 419  # all interruptions less the 47 planned ones
+
+
+def test_llama3_node_rate_and_mtbf_are_derived_not_printed() -> None:
+    # Derived here, not printed in the paper: 419 / (2,048 × 54) failures per
+    # node-day, 3.79 per 1,000 node-days, and an MTBF of 54 × 24 / 419 hours,
+    # 3.09 h. Exact arithmetic on the entry's inputs.
+    llama3 = Scenarios.FleetJob16kGpus
+    per_node_day = magnitude(llama3.node_failure_rate, "1/day")
+    assert per_node_day == pytest.approx(419 / (2048 * 54), rel=1e-12)
+    assert round(1000 * per_node_day, 2) == 3.79
+    assert magnitude(llama3.mtbf, "hour") == pytest.approx(54 * 24 / 419, rel=1e-12)
 
 
 # Daly, FGCS 2006, and Low et al. (Distributed GraphLab), PVLDB 2012

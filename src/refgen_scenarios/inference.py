@@ -826,30 +826,21 @@ class LittlesLawScenario:
     ----------
     - Little, "A Proof for the Queuing Formula: L = λW", Operations Research
       9(3), 1961.
-    - Hennessy and Patterson, "Computer Architecture: A Quantitative
-      Approach", 5th edition, Morgan Kaufmann, 2011, Appendix D, "Storage
-      Systems", section D.5, "A Little Queuing Theory": Little's law, the
-      M/M/1 time in the queue, Time_server × u/(1 - u), and the worked
-      example of 40 disk I/Os per second to a disk with a 20 ms mean service
-      time. Not checked against a page of the book: the section's number,
-      title and first page (D-23) are those of a table of contents of the
-      appendix, and the example's setting and answers (utilization 0.8,
-      80 ms in the queue, 100 ms in the system) those of a summary of the
-      appendix that places the example in D.5. A simulation of the same
-      setting credits it to the 4th edition, whose chapter 6 held the
-      storage material (section 6.5, page 387). The example's page in the
-      5th edition was not found; the entries compute its answers with
-      Little's law and the M/M/1 formula rather than quote them.
+    - HCL OneDB 2.0.1 Performance Guide (formerly IBM Informix), section
+      "Disk utilization": the worked example of a disk with a
+      30-millisecond access time, padded by 20 percent for access-time
+      variability, serving an average of 10 transfer requests per second,
+      "U = (A * 1.2) * X = (.03 * 1.2) * 10 = .36". That utilization is
+      Little's law applied to the disk alone. The IBM Informix Dynamic
+      Server Performance Guide prints the same example.
     - The serving entry is a worked example: the request rate is
       illustrative, the latency that of Llama2_7BServingOnA100.
 
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
-    >>> print(round(Scenarios.HennessyPattersonDiskServer.mean_in_system, 6))
-    0.8
-    >>> print(round(Scenarios.HennessyPattersonDiskSystem.mean_in_system, 6))
-    4.0
+    >>> print(round(Scenarios.InformixDiskUtilization.mean_in_system, 2))
+    0.36
     >>> print(round(Scenarios.Llama2_7BServingConcurrency.mean_in_system, 1))
     17.8
     """

@@ -172,8 +172,8 @@ class Scenarios:
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
     """FP16 gradients of ZeRO's 7.5B-parameter example all-reduced over 64
-    devices; the 100 Gbit/s per-device link is an illustrative figure, not
-    one from the paper."""
+    devices, each on one InfiniBand EDR link of 12.5 GB/s (100 Gbit/s), the
+    per-link bandwidth ZeRO gives in section 10.2."""
 
     Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
         message_bytes=15 * ureg.GB,
@@ -182,8 +182,9 @@ class Scenarios:
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
     """The 15 GB of FP16 gradients of ZeRO's 7.5B-parameter example all-reduced
-    over 64 devices, with an illustrative 5 µs of latency per ring step and
-    the same illustrative 100 Gbit/s links as Zero7p5BGradientAllReduce."""
+    over 64 devices on the same InfiniBand EDR links as
+    Zero7p5BGradientAllReduce (ZeRO section 10.2), with an illustrative 5 µs
+    of latency per ring step."""
 
     OneMegabyteAllReduceOn64Devices = AlphaBetaAllReduceScenario(
         message_bytes=1 * ureg.MB,
@@ -191,8 +192,9 @@ class Scenarios:
         latency=5 * ureg.microsecond,
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
-    """A 1 MB all-reduce on the same illustrative ring, below the crossover
-    size, where latency dominates."""
+    """A 1 MB all-reduce on the same ring (ZeRO's 12.5 GB/s links, an
+    illustrative 5 µs per step), below the crossover size, where latency
+    dominates."""
 
     Zero7p5BCommunication = ZeroCommunicationScenario(
         parameters=7.5e9,
@@ -360,22 +362,14 @@ class Scenarios:
     prompt and 256 output tokens on one A100 80GB SXM at its datasheet peaks
     (312 TFLOPS FP16, 2,039 GB/s): lower bounds, not measurements."""
 
-    HennessyPattersonDiskServer = LittlesLawScenario(
-        arrival_rate=40 / ureg.s,
-        time_in_system=20 * ureg.ms,
+    InformixDiskUtilization = LittlesLawScenario(
+        arrival_rate=10 / ureg.s,
+        time_in_system=1.2 * 30 * ureg.ms,
     )
-    """Hennessy and Patterson's queueing example (5th edition, Appendix D,
-    section D.5, "A Little Queuing Theory"): 40 disk I/Os per second at a
-    20 ms mean service time; the disk holds 0.8 requests on average, its
-    utilization."""
-
-    HennessyPattersonDiskSystem = LittlesLawScenario(
-        arrival_rate=40 / ureg.s,
-        time_in_system=100 * ureg.ms,
-    )
-    """The same disk with the 80 ms an M/M/1 queue adds at that utilization,
-    20 ms × 0.8/(1 - 0.8), on top of the 20 ms of service: 100 ms in the
-    system."""
+    """The Informix performance guide's example (section "Disk utilization"):
+    a disk with a 30 ms access time, padded by 20 percent to 36 ms, serving
+    10 transfers a second is busy .36 of the time, Little's law applied to
+    the disk alone."""
 
     Llama2_7BServingConcurrency = LittlesLawScenario(
         arrival_rate=10 / ureg.s,
@@ -387,19 +381,22 @@ class Scenarios:
     FleetJob16kGpus = FleetFailureScenario(
         gpus=16_384,
         gpus_per_node=8,
-        node_failure_rate=1 / (1000 * ureg.day),
+        node_failure_rate=419 / (16_384 / 8 * 54 * ureg.day),
+        period=54 * ureg.day,
     )
-    """Worked example: a 16,384-GPU job on nodes of 8 GPUs, each node failing
-    once in 1000 days on average, an illustrative rate rather than a measured
-    one: 2,048 nodes fail about twice a day."""
+    """Llama 3 405B pre-training (section 3.3.4): 419 unexpected interruptions
+    in a 54-day snapshot, on 16,384 H100 GPUs (Table 4) in servers of eight
+    (section 3.3.1). Spread over 2,048 nodes that is 3.79 failures per 1,000
+    node-days; the job fails every 3.1 hours."""
 
     FleetJob131kGpus = FleetFailureScenario(
         gpus=131_072,
         gpus_per_node=8,
-        node_failure_rate=1 / (1000 * ureg.day),
+        node_failure_rate=FleetJob16kGpus.node_failure_rate,
     )
-    """Worked example: the same illustrative node failure rate for a job eight
-    times as large, whose MTBF is eight times shorter."""
+    """Projection: a job eight times as large as Llama 3's at the same node
+    failure rate, whose MTBF is eight times shorter. The paper prints no
+    figure for it."""
 
     DalyFigure3Checkpoint = CheckpointIntervalScenario(
         checkpoint_time=5 * ureg.minute,

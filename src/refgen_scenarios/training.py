@@ -805,7 +805,9 @@ class RingAllReduceScenario:
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 7.1, "Data Parallel Communication Volume" (a
       reduce-scatter and an all-gather of Ψ elements each: standard data
-      parallelism moves 2Ψ per step).
+      parallelism moves 2Ψ per step), and section 10.2 (InfiniBand EDR
+      between nodes at "12.5 GB/sec per link", 100 Gbit/s, the link of the
+      registry entry; one link per device is the entry's assumption).
     - Patarasuk and Yuan, "Bandwidth Optimal All-reduce Algorithms for Clusters
       of Workstations", JPDC 69(2), 2009.
 
@@ -889,9 +891,11 @@ class AlphaBetaAllReduceScenario:
       message and the ring algorithms).
     - NVIDIA, nccl-tests, doc/PERFORMANCE.md, section on bus bandwidth
       (all-reduce: busBw = algBw × 2(n - 1)/n).
-    - The registry entries are worked examples of these formulas: the
-      latency of 5 µs and the link bandwidth are illustrative, not figures
-      from either source.
+    - Rajbhandari et al., "ZeRO", SC 2020 (arXiv:1910.02054v3), section
+      10.2: InfiniBand EDR at "12.5 GB/sec per link", the entries' 100
+      Gbit/s link bandwidth.
+    - The latency of 5 µs per ring step is illustrative, a figure from none
+      of these sources: the entries are worked examples of the α-β formula.
 
     Examples
     --------
