@@ -326,6 +326,13 @@ def test_no_class_page_scrolls_sideways_and_none_is_too_tall(
                     .map(table => table.className)"""
             )
             assert wide == [], f"{path}: {wide} wider than the text at {viewport}"
+            if viewport is DESKTOP:  # long equations wrap at their operators instead
+                scrolling = page.evaluate(
+                    """() => [...document.querySelectorAll('.refgen-math')]
+                        .filter(box => box.scrollWidth > box.clientWidth + 1)
+                        .map(box => box.textContent)"""
+                )
+                assert scrolling == [], f"{path}: equations scroll in their box: {scrolling}"
             heights[path] = page.evaluate("() => document.documentElement.scrollHeight")
         tallest = max(heights, key=heights.__getitem__)
         page = tab.open(tallest)
@@ -468,3 +475,36 @@ def test_figures_line_up_on_the_decimal_point_with_units_in_their_own_column(
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("table.refgen-values").screenshot(path=str(ARTIFACTS / "registry-values.png"))
     reader.assert_clean()
+
+
+def test_a_long_equation_breaks_before_its_operators_and_after_its_commas(
+    chromium: Any, base_url: str
+) -> None:
+    tab = Reader(chromium, base_url, NARROW)
+    try:
+        page = tab.open("reference/refgen_scenarios.training/ActivationMemoryScenario.html")
+        anchor = "refgen_scenarios.training.ActivationMemoryScenario.stored"
+        lines = page.evaluate(
+            """anchor => {
+                const row = document.getElementById(anchor).closest("tr");
+                const box = row.querySelector(".refgen-math");
+                const pieces = [...box.querySelectorAll("math")];
+                return {
+                    tops: [...new Set(pieces.map(m => Math.round(m.getBoundingClientRect().top)))],
+                    starts: pieces.map(m => m.textContent.trim()),
+                    scrolls: box.scrollWidth > box.clientWidth + 1,
+                };
+            }""",
+            anchor,
+        )
+        assert len(lines["tops"]) >= 3, lines  # one equation, several lines on a phone
+        assert not lines["scrolls"], lines
+        assert lines["starts"][0] == "calc_transformer_activation_bytes\u2061("
+        assert all(s.endswith(",") for s in lines["starts"][1:-2]), lines["starts"]
+        assert lines["starts"][-1].startswith("in "), lines["starts"]  # the unit on its own
+        ARTIFACTS.mkdir(exist_ok=True)
+        row = page.locator(f'[id="{anchor}"]').locator("xpath=ancestor::tr")
+        row.screenshot(path=str(ARTIFACTS / "long-equation-phone.png"))
+        tab.assert_clean()
+    finally:
+        tab.close()

@@ -23,8 +23,9 @@ def leaves(math: Tag) -> list[str]:
 
 
 def equation_math(page: BeautifulSoup, name: str) -> Tag:
-    math = row_cells(page, f"{CLASS}.{name}")["Equation"].find("math")
-    assert math is not None, f"{name} has no MathML"
+    """The equation's MathML: one ``<math>``, or the pieces a long one wraps between."""
+    math = row_cells(page, f"{CLASS}.{name}")["Equation"].find(class_="refgen-math")
+    assert math is not None and math.find("math") is not None, f"{name} has no MathML"
     return math
 
 
@@ -60,7 +61,7 @@ def test_helper_entry_shows_its_body_as_formulas(site: BuildResult) -> None:
     page = read_html(site.outdir / "reference" / "helpers" / "refgen_scenarios.physics.memory.html")
     helper = page.find(id=HELPER).find_next_sibling("dd")
     steps = helper.find(class_="refgen-steps").find_next_sibling("ul")
-    formulas = [leaves(m) for m in steps.find_all("math")]
+    formulas = [leaves(m) for m in steps.find_all(class_="refgen-math")]
     assert ["forward", "=", "weights", "+", "activations"] in formulas
     assert ["weight_reads", "=", "3", "×", "weights"] in formulas
 
@@ -93,7 +94,7 @@ def test_what_a_helper_returns_is_a_formula_named_after_it(site: BuildResult) ->
     )
     helper = page.find(id="refgen_scenarios.physics.network.calc_ring_allreduce_traffic")
     steps = helper.find_next_sibling("dd").find(class_="refgen-steps").find_next_sibling("ul")
-    formulas = [leaves(m) for m in steps.find_all("math")]
+    formulas = [leaves(m) for m in steps.find_all(class_="refgen-math")]
     assert any(formula[:2] == ["calc_ring_allreduce_traffic", "="] for formula in formulas)
     for path in sorted((site.outdir / "reference" / "helpers").glob("*.html")):
         for item in read_html(path).select(".refgen-steps + ul > li"):

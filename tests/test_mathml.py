@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
-from refgen.render.mathml import MathResult, expression_to_mathml
+from refgen.render.mathml import MathResult, breakable_at_operators, expression_to_mathml
 
 APPLY = "\u2061"
 
@@ -677,3 +677,50 @@ def test_an_attribute_that_is_no_unit_of_its_registry_is_refused(source: str) ->
     result = expression_to_mathml(source, project_units())
     assert result.element is None
     assert "of a non-self object" in result.reason
+
+
+# --- Line breaks --------------------------------------------------------------
+
+
+def pieces_of(source: str) -> list[ET.Element]:
+    """The ``<math>`` pieces a long equation is set in (one when it has no break)."""
+    laid_out = expression_to_mathml(source).element
+    assert laid_out is not None
+    broken = breakable_at_operators(laid_out)
+    return [broken] if broken.tag == "math" else [c for c in broken if c.tag == "math"]
+
+
+def piece_texts(source: str) -> list[str]:
+    return ["".join(leaf_texts(piece)) for piece in pieces_of(source)]
+
+
+@pytest.mark.parametrize(
+    ("source", "pieces"),
+    [
+        ("a + b - c * d", ["a", "+b", "−c×d"]),  # the loosest operators only
+        ("a * b * (c + d)", ["a", "×b", "×(c+d)"]),
+        ("(a + b + c).to('MB')", ["(a", "+b", "+c)", "in MB"]),
+        ("f(a, b + c, d)", ["f(", "a,", "b+c,", "d)"]),
+        ("a / (b + c)", ["ab+c"]),  # a fraction never breaks
+        ("x", ["x"]),
+    ],
+)
+def test_a_long_equation_may_break_before_its_loosest_operators(
+    source: str, pieces: list[str]
+) -> None:
+    assert piece_texts(source) == pieces
+
+
+def test_an_operator_that_starts_a_line_is_spaced_as_between_terms() -> None:
+    _, second = pieces_of("a + b")
+    assert second[0].text == "+" and second[0].get("form") == "infix"
+
+
+@given(EXPRESSIONS)
+@settings(max_examples=200, deadline=None)
+def test_breaking_an_equation_keeps_every_symbol_in_order(source: str) -> None:
+    whole = expression_to_mathml(source).element
+    if whole is None:
+        return
+    expected = leaf_texts(whole)
+    assert [text for piece in pieces_of(source) for text in leaf_texts(piece)] == expected

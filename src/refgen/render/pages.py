@@ -42,7 +42,7 @@ from refgen.render.common import (
     prose,
 )
 from refgen.render.math_elements import UnitSymbols
-from refgen.render.mathml import assignment, expression_to_mathml
+from refgen.render.mathml import assignment, breakable_at_operators, expression_to_mathml
 
 INDEX_INTRO = (
     "Every page below is compiled from the scenario code: inputs, derived "
@@ -127,7 +127,7 @@ def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
         named = step.target or helper.name
         math = assignment(named, expression_to_mathml(step.expression, units)).element
         if math is not None:
-            item += (Markup(math, ("refgen-math",)),)
+            item += (Markup(breakable_at_operators(math), ("refgen-math",)),)
         items.append(item)
     intro = Paragraph((Text(HELPER_STEPS_INTRO),), ("refgen-steps",))
     return (intro, BulletList(tuple(items)))

@@ -49,7 +49,7 @@ from refgen.render.common import (
 )
 from refgen.render.diagram import data_flow_svg
 from refgen.render.math_elements import UnitSymbols
-from refgen.render.mathml import expression_to_mathml
+from refgen.render.mathml import breakable_at_operators, expression_to_mathml
 
 CONSTRUCTION_NOTE = (
     "Build this scenario with keyword arguments only. "
@@ -334,5 +334,5 @@ def equation_blocks(equation: Equation, units: UnitSymbols) -> tuple[Block, ...]
     math = expression_to_mathml(equation.expression, units).element
     if math is None:
         return (shown, *calls)
-    typeset = Markup(math, ("refgen-math",))
+    typeset = Markup(breakable_at_operators(math), ("refgen-math",))
     return (typeset, *calls, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))
