@@ -5,9 +5,10 @@ A See Also name is written as its author sees it: an attribute of the class
 defined there) or a dotted path (``pkg.physics.helper``). Each is looked up in
 that order and, when found, given the dotted path the object is documented
 under (a re-exported helper's defining module, the class an attribute
-belongs to), so that its link resolves. Nothing found is not a problem: the
-name may be documented elsewhere (intersphinx), and the Sphinx layer links it
-only if it is.
+belongs to), so that its link resolves. A name found is linked where its
+object is documented and shown as code elsewhere; a name nothing answers to is
+no problem here (an intersphinx inventory may know it), and is reported, like
+any unresolved reference, under ``nitpicky``.
 """
 
 from __future__ import annotations
@@ -81,12 +82,25 @@ def _lookup(path: str, namespace: Mapping[str, Any]) -> Any | None:
 
 
 def _has_attributes(obj: Any, names: list[str]) -> bool:
+    """Whether ``obj.a.b`` exists for ``names`` ``[a, b]``, read without running code;
+    a class's annotated fields (a dataclass input without a default) count."""
     for name in names:
         try:
             obj = inspect.getattr_static(obj, name)
         except AttributeError:
-            return False
+            if not _annotated(obj, name):
+                return False
+            obj = None
     return True
+
+
+def _annotated(obj: Any, name: str) -> bool:
+    if not inspect.isclass(obj):
+        return False
+    try:
+        return any(name in inspect.get_annotations(klass) for klass in obj.__mro__)
+    except (TypeError, ValueError):  # annotations that are not a dict
+        return False
 
 
 def _name_of(obj: Any) -> str | None:

@@ -45,8 +45,8 @@ class Xref:
     code: bool = True
     """Show the label as code, like ``:py:attr:`` does."""
     optional: bool = False
-    """A link only when the target is documented; else the label, with no warning
-    (a See Also name that is not documented here or in an intersphinx inventory)."""
+    """A link only when the target is documented; else the label, with no warning even
+    under ``nitpicky`` (a See Also name of an object this site does not document)."""
 
 
 @dataclass(frozen=True)

@@ -115,11 +115,14 @@ def entry_list(entries: Iterable[ParameterEntry], mentions: Mapping[str, Inline]
 
 
 def see_also_list(entries: Iterable[SeeAlsoEntry]) -> BulletList:
-    """Each entry's names, linked where they are documented, then what they are for."""
+    """Each entry's names, then what they are for. A name that analysis found is a link
+    where its object is documented and code elsewhere; one it did not find is a plain
+    reference (a warning under ``nitpicky`` when it resolves to nothing: a typo)."""
     items = []
     for entry in entries:
         names = (
-            Xref("obj", name.target or name.path, name.label, optional=True) for name in entry.names
+            Xref("obj", name.target or name.path, name.label, optional=name.target is not None)
+            for name in entry.names
         )
         item: tuple[Block, ...] = (Paragraph(tuple(_inlines(joined(names, last=", ")))),)
         if entry.description:
