@@ -7,7 +7,8 @@ Usage (from the repository root)::
 
 It writes the library of ``bench/real_library.py`` (plain prose docstrings,
 few of its properties documented) and the package of ``bench/synthetic.py``
-(Notes, References and Examples in every class docstring), collects every
+(Notes, References and Examples in every class docstring), and reads our own
+``refgen_scenarios`` (whose helpers have Parameters and Returns); it collects every
 docstring with ``ast`` and parses each the way analysis does:
 ``parse_docstring`` for modules, classes and functions, ``summary`` for
 properties and documented attributes. It prints the best of ``--repeat``
@@ -36,6 +37,8 @@ from synthetic import write_package
 
 from refgen.analysis.docstrings import parse_docstring, summary
 
+OWN_LIBRARY = Path(__file__).resolve().parents[1] / "src" / "refgen_scenarios"
+"""Our own library: its helpers' docstrings have Parameters and Returns sections."""
 UNDERLINE = re.compile(r"\n[ \t]*-{3,}[ \t]*\n")
 
 
@@ -118,8 +121,13 @@ def main() -> None:
         root = Path(folder)
         write_library(root / "real", classes=args.size)
         write_package(root / "synthetic", "synth", args.size)
-        for name in ("real", "synthetic"):
-            found = [f for p in sorted((root / name).rglob("*.py")) for f in docstrings(p)]
+        libraries = {
+            "real": root / "real",
+            "synthetic": root / "synthetic",
+            "refgen_scenarios": OWN_LIBRARY,
+        }
+        for name, folder in libraries.items():
+            found = [f for p in sorted(folder.rglob("*.py")) for f in docstrings(p)]
             sections = sum(1 for f in found if UNDERLINE.search(f.text))
             seconds = best_of(args.repeat, lambda found=found: parse_all(found))
             print(
