@@ -339,7 +339,8 @@ def test_no_class_page_scrolls_sideways_and_none_is_too_tall(
 
 
 @pytest.mark.parametrize(
-    "path", [SCENARIO_PAGE, "reference/refgen_scenarios.training/index.html", "reference/registry.html"]
+    "path",
+    [SCENARIO_PAGE, "reference/refgen_scenarios.training/index.html", "reference/registry.html"],
 )
 def test_names_wrap_on_a_phone_only_after_underscores_and_dots(
     chromium: Any, base_url: str, path: str
