@@ -25,9 +25,9 @@ GOOD = '''
         -----
         A misspelt section.
 
-        Parameters
-        ----------
-        : no name here
+        See Also
+        --------
+        $ not a name here
         """
 
         size: float
@@ -153,8 +153,9 @@ def test_docstring_problems_name_the_line(
     path = project.module_path("good")
     unknown = only(result.warnings, f"{path}:{line_of(path, 'Notse')}: WARNING:")
     assert "broken.good.Good: unknown docstring section 'Notse'" in unknown
-    malformed = only(result.warnings, f"{path}:{line_of(path, ': no name here')}: WARNING:")
-    assert "cannot read ': no name here' in Parameters" in malformed
+    malformed = only(result.warnings, f"{path}:{line_of(path, '$ not a name here')}: WARNING:")
+    assert "numpydoc cannot read the See Also entry '$ not a name here'" in malformed
+    assert "[refgen.docstring]" in malformed
     assert "[refgen.docstring]" in unknown
 
 

@@ -68,14 +68,28 @@ ANY_CHARACTER = st.characters(blacklist_categories=["Cs"])
 TEXT = st.text(ANY_CHARACTER, max_size=40)
 
 _TITLE_LIKE = re.compile(r"[A-Z][A-Za-z ]*\s*")
-_UNDERLINE_LIKE = re.compile(r"\s*-{3,}\s*")
+_UNDERLINE_LIKE = re.compile(r"\s*(-+|=+)\s*")
 
 
 def _free_line(line: str) -> bool:
-    """A line that cannot take part in a section header (title or underline)."""
+    """A line that cannot take part in a section header: no title, and no underline
+    (numpydoc's rule takes any line opening a paragraph as a title when the next line
+    is a rule of ``-`` or ``=`` at least as long)."""
     return "\n" not in line and not any(
         pattern.fullmatch(line.expandtabs()) for pattern in (_TITLE_LIKE, _UNDERLINE_LIKE)
     )
+
+
+def _no_heading(lines: list[str]) -> bool:
+    """No line of ``lines`` is a section title by numpydoc's rule: one that opens a
+    paragraph, with a line under it that starts with as many ``-`` or ``=``."""
+    for index, line in enumerate(lines[:-1]):
+        title = line.expandtabs().strip()
+        if title and not (index and lines[index - 1].strip()):
+            rule = lines[index + 1].expandtabs().strip()
+            if rule.startswith(("-" * len(title), "=" * len(title))):
+                return False
+    return True
 
 
 FREE_TEXT = TEXT.filter(_free_line)
@@ -91,7 +105,6 @@ SECTION_LINES = st.one_of(
             "- pkg.mod.helper",
             "* :func:`pkg.mod.other`",
             "-   a bullet\twith a tab",
-            "- ",
             ":class:`~pkg.Thing`",
             "Somebody, \"A paper\", 2020,",
             "  continued on an indented line",
@@ -103,6 +116,10 @@ SECTION_LINES = st.one_of(
             "not a parameter!",
             "value",
             "x :",
+            "ValueError",
+            "other_helper : Does the rest.",
+            "a, :func:`~pkg.mod.b`, c.d",
+            ":meth:`Thing.run`",
             ">>> 1 + 1",
             "... continued",
             "2",
@@ -134,13 +151,16 @@ def sectioned_docstrings(draw: st.DrawFn) -> tuple[str, list[str], dict[str, lis
     Body lines never look like a section header, so the parts are exactly the
     sections the parser must find.
     """
-    preamble = draw(st.lists(FREE_TEXT, max_size=4))
+    preamble = draw(st.lists(FREE_TEXT, max_size=4).filter(_no_heading))
     titles = draw(st.lists(st.sampled_from(KNOWN_SECTIONS), unique=True, max_size=5))
-    sections = {title: draw(st.lists(SECTION_LINES, max_size=6)) for title in titles}
+    sections = {
+        title: draw(st.lists(SECTION_LINES, max_size=6).filter(_no_heading)) for title in titles
+    }
     lines = list(preamble)
     for title, body in sections.items():
         trailing = draw(st.sampled_from(["", " ", "\t"]))
-        lines += ["", title + trailing, "-" * draw(st.integers(3, 12)) + trailing, *body]
+        rule = draw(st.sampled_from("-="))
+        lines += ["", title + trailing, rule * draw(st.integers(len(title), 20)) + trailing, *body]
     indent = draw(st.sampled_from(["", "    ", "        ", "\t", " \t"]))
     newline = draw(st.sampled_from(["\n", "\r\n"]))
     raw = (newline + indent).join(lines) + draw(st.sampled_from(["", newline, newline + indent]))
@@ -155,8 +175,13 @@ def _section_output(doc: Docstring, title: str) -> str:
         return "\n".join(r.text for r in doc.references)
     if title == "Examples":
         return doc.examples.text if doc.examples else ""
-    entries = doc.parameters if title == "Parameters" else doc.returns
-    return "\n".join(f"{e.name}\n{e.type}\n{e.description}" for e in entries)
+    if title == "Warnings":
+        return doc.warnings.text if doc.warnings else ""
+    if title == "See Also":
+        return "\n".join(
+            f"{n.role}\n{n.name}\n{e.description}" for e in doc.see_also for n in e.names
+        )
+    return "\n".join(f"{e.name}\n{e.type}\n{e.description}" for e in doc.entries(title))
 
 
 def _problems_text(problems: Iterable[Problem]) -> str:
@@ -166,10 +191,22 @@ def _problems_text(problems: Iterable[Problem]) -> str:
 @FAST
 @given(sectioned_docstrings(), st.integers(1, 5000))
 @example(  # the line before the first bullet was dropped
-    ("References\n---\nSee:\n- pkg.mod.helper", [], {"References": ["See:", "- pkg.mod.helper"]}),
+    (
+        "References\n----------\nSee:\n- pkg.mod.helper",
+        [],
+        {"References": ["See:", "- pkg.mod.helper"]},
+    ),
     1,
 )
-@example(("Parameters\n---\n  orphan", [], {"Parameters": ["  orphan"]}), 1)  # dropped
+@example(("Parameters\n----------\n  orphan", [], {"Parameters": ["  orphan"]}), 1)  # dropped
+@example(  # a See Also entry numpydoc refuses, with a line continuing it
+    (
+        "See Also\n--------\nnot a name!\n  more words",
+        [],
+        {"See Also": ["not a name!", "  more words"]},
+    ),
+    1,
+)
 def test_no_word_of_a_docstring_is_lost(
     generated: tuple[str, list[str], dict[str, list[str]]], first_line: int
 ) -> None:

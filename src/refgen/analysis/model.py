@@ -35,9 +35,11 @@ class WarningKind(StrEnum):
 WARNING_DESCRIPTIONS = {
     WarningKind.IMPORT: "A configured module, the registry's module or a helper module cannot "
     "be imported. The warning gives the exception and where it was raised.",
-    WarningKind.DOCSTRING: "A docstring has a section refgen does not know or gives one twice, "
-    "a Parameters line cannot be read, a derived attribute has no docstring, or a docstring "
-    "names a file outside the documentation folder or holds raw markup (shown as text).",
+    WarningKind.DOCSTRING: "A docstring has a section that is not a standard numpydoc one, "
+    "gives one twice, underlines a title too short to make it a section, or has a part "
+    "numpydoc cannot read (a See Also entry that is not a list of names); a derived attribute "
+    "has no docstring; or a docstring names a file outside the documentation folder or holds "
+    "raw markup (shown as text).",
     WarningKind.REFERENCE: "An implementation reference (a bare dotted path under References) "
     "cannot be imported.",
     WarningKind.ANALYSIS: "A class or module cannot be analysed at all. The rest of the site "
@@ -79,10 +81,13 @@ class Problem:
 
 @dataclass(frozen=True)
 class NoteEntry:
-    """One labelled paragraph of a Notes section (``Equation: ...``)."""
+    """One paragraph of a Notes section: labelled (``Equation: ...``), or free text
+    (``label`` empty), which is reST as the author wrote it."""
 
     label: str
     text: str
+    location: SourceLocation | None = None
+    """Where the entry's first line is."""
 
 
 @dataclass(frozen=True)
@@ -95,15 +100,63 @@ class Reference:
 
     text: str
     target: str | None = None
+    location: SourceLocation | None = None
+    """Where the item's first line is."""
 
 
 @dataclass(frozen=True)
 class ParameterEntry:
-    """One entry of a Parameters or Returns section."""
+    """One ``name : type`` entry of a Parameters, Returns, Raises, Attributes, ... section.
+
+    In Returns, Yields, Receives, Raises and Warns a line without `` : `` is the
+    type alone (``ValueError``), with ``name`` empty.
+    """
 
     name: str
     type: str
     description: str
+    """reST as written, lines kept."""
+    location: SourceLocation | None = None
+    """Where the ``name : type`` line is (the description starts on the next line)."""
+
+
+@dataclass(frozen=True)
+class SeeAlsoName:
+    """One name in a See Also entry, and the object it was found to stand for."""
+
+    name: str
+    """As written, without its role: ``helper``, ``pkg.mod.Class``, ``~pkg.mod.func``."""
+    role: str = ""
+    """The role written around it (``func`` in ``:func:`name```), or ``""``."""
+    target: str | None = None
+    """The dotted path of the object, where analysis found it by name; else None."""
+
+    @property
+    def path(self) -> str:
+        """The name without a leading ``~``."""
+        return self.name.removeprefix("~")
+
+    @property
+    def label(self) -> str:
+        """What to show: the last part of a name written with ``~``, else the name."""
+        return self.path.rpartition(".")[2] if self.name.startswith("~") else self.name
+
+
+@dataclass(frozen=True)
+class SeeAlsoEntry:
+    """One entry of a See Also section: one or more names and what they are for."""
+
+    names: tuple[SeeAlsoName, ...]
+    description: str = ""
+    location: SourceLocation | None = None
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A section of free reST text (Warnings), and where its first line is."""
+
+    text: str
+    location: SourceLocation
 
 
 @dataclass(frozen=True)
@@ -114,9 +167,27 @@ class ExampleBlock:
     location: SourceLocation
 
 
+ENTRY_SECTIONS = (
+    "Parameters",
+    "Attributes",
+    "Methods",
+    "Returns",
+    "Yields",
+    "Receives",
+    "Other Parameters",
+    "Raises",
+    "Warns",
+)
+"""The sections of ``name : type`` entries, in the order numpydoc shows them."""
+
+
 @dataclass(frozen=True)
 class Docstring:
-    """A docstring split into the sections of the scenario convention."""
+    """A docstring split into the standard numpydoc sections.
+
+    Notes holds the scenario convention's labelled entries (Equation,
+    Assumptions, Excludes) and any free paragraphs.
+    """
 
     summary: str = ""
     description: str = ""
@@ -124,6 +195,15 @@ class Docstring:
     """Where the description's first line is, for warnings about its markup."""
     parameters: tuple[ParameterEntry, ...] = ()
     returns: tuple[ParameterEntry, ...] = ()
+    yields: tuple[ParameterEntry, ...] = ()
+    receives: tuple[ParameterEntry, ...] = ()
+    other_parameters: tuple[ParameterEntry, ...] = ()
+    raises: tuple[ParameterEntry, ...] = ()
+    warns: tuple[ParameterEntry, ...] = ()
+    attributes: tuple[ParameterEntry, ...] = ()
+    methods: tuple[ParameterEntry, ...] = ()
+    warnings: Passage | None = None
+    see_also: tuple[SeeAlsoEntry, ...] = ()
     notes: tuple[NoteEntry, ...] = ()
     references: tuple[Reference, ...] = ()
     examples: ExampleBlock | None = None
@@ -136,6 +216,19 @@ class Docstring:
                 return entry.text
         return None
 
+    def entries(self, title: str) -> tuple[ParameterEntry, ...]:
+        """The entries of the section ``title``, one of :data:`ENTRY_SECTIONS`."""
+        entries: tuple[ParameterEntry, ...] = getattr(self, section_field(title))
+        return entries
+
+    @property
+    def entry_sections(self) -> tuple[tuple[str, tuple[ParameterEntry, ...]], ...]:
+        """Each section of ``name : type`` entries that the docstring has, in numpydoc's
+        order, with its title."""
+        return tuple(
+            (title, self.entries(title)) for title in ENTRY_SECTIONS if self.entries(title)
+        )
+
     @property
     def implementation_references(self) -> tuple[Reference, ...]:
         return tuple(ref for ref in self.references if ref.target)
@@ -143,6 +236,12 @@ class Docstring:
     @property
     def literature_references(self) -> tuple[Reference, ...]:
         return tuple(ref for ref in self.references if not ref.target)
+
+
+def section_field(title: str) -> str:
+    """The :class:`Docstring` field of the section ``title``: ``Other Parameters`` is
+    ``other_parameters``."""
+    return title.lower().replace(" ", "_")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from refgen.analysis.docstrings import parse_docstring
 from refgen.analysis.equations import extract_steps
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import HelperDoc, ModuleDoc, ScenarioDoc, SourceLocation
+from refgen.analysis.see_also import resolve_see_also
 from refgen.analysis.source import ModuleSource, docstring_node
 
 Reader = Callable[[str], ModuleSource]
@@ -66,16 +67,17 @@ def analyse_helper(read: Reader, function: Any) -> HelperDoc:
     doc_node = docstring_node(node.body) if node else None
     qualname = discovery.dotted_path(function)
     line = node.lineno if node else 1
+    docstring = parse_docstring(
+        str(doc_node.value) if doc_node else None,
+        source.path,
+        doc_node.lineno if doc_node else line,
+        qualname,
+    )
     return HelperDoc(
         name=function.__name__,
         qualname=qualname,
         signature=_signature_as_written(node) if node else str(inspect.signature(function)),
-        docstring=parse_docstring(
-            str(doc_node.value) if doc_node else None,
-            source.path,
-            doc_node.lineno if doc_node else line,
-            qualname,
-        ),
+        docstring=resolve_see_also(docstring, getattr(function, "__globals__", {})),
         location=SourceLocation(source.path, line),
         steps=extract_steps(source, node) if node else (),
     )

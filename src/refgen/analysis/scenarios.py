@@ -6,6 +6,7 @@ import ast
 import dataclasses
 import inspect
 import re
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -29,12 +30,12 @@ from refgen.analysis.model import (
     Equation,
     InputDoc,
     Problem,
-    Reference,
     ScenarioDoc,
     SourceLocation,
     WarningKind,
 )
 from refgen.analysis.reach import local_imports
+from refgen.analysis.see_also import resolve_see_also
 from refgen.analysis.source import docstring_node
 
 
@@ -194,14 +195,14 @@ def _canonical_references(
                     WarningKind.REFERENCE,
                     f"implementation reference {reference.target!r} cannot be imported: "
                     f"{describe_error(error)}",
-                    location,
+                    reference.location or location,
                     subject,
                 )
             )
-            references.append(Reference(reference.text, None))
+            references.append(dataclasses.replace(reference, target=None))
             continue
         canonical = discovery.dotted_path(target) if callable(target) else reference.target
-        references.append(Reference(reference.text, canonical))
+        references.append(dataclasses.replace(reference, target=canonical))
     return dataclasses.replace(docstring, references=tuple(references))
 
 
@@ -220,6 +221,20 @@ def _headline(docstring: Docstring, derived: Iterable[DerivedDoc]) -> str | None
     return None
 
 
+def _module_namespace(cls: type) -> dict[str, Any]:
+    module = sys.modules.get(cls.__module__)
+    return dict(vars(module)) if module is not None else {}
+
+
+def _member_names(cls: type, inputs: Iterable[InputDoc], derived: Iterable[DerivedDoc]) -> set[str]:
+    """What a name in the class's docstring may be relative to the class: its inputs,
+    derived attributes and the public names its classes define."""
+    names = {item.name for item in inputs} | {item.name for item in derived}
+    for klass in cls.__mro__[:-1]:
+        names.update(name for name in vars(klass) if not name.startswith("_"))
+    return names
+
+
 def analyse_class(reader: SourceReader, module_title: str, cls: type) -> ScenarioDoc:
     """The reference record of one scenario class (without its registry entries)."""
     qualname = discovery.dotted_path(cls)
@@ -234,6 +249,9 @@ def analyse_class(reader: SourceReader, module_title: str, cls: type) -> Scenari
     docstring = _canonical_references(docstring, location, qualname, problems)
     inputs, derived = _with_data_flow(
         _input_docs(reader, cls), _derived_docs(reader, cls, problems)
+    )
+    docstring = resolve_see_also(
+        docstring, _module_namespace(cls), qualname, _member_names(cls, inputs, derived)
     )
     return ScenarioDoc(
         name=cls.__name__,

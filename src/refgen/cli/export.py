@@ -14,7 +14,14 @@ from typing import Any
 
 from refgen import __version__
 from refgen.analysis import discovery
-from refgen.analysis.model import Docstring, HelperDoc, ParameterEntry, ScenarioDoc
+from refgen.analysis.model import (
+    ENTRY_SECTIONS,
+    Docstring,
+    HelperDoc,
+    ParameterEntry,
+    ScenarioDoc,
+    section_field,
+)
 from refgen.cli.common import EXIT_OK, CliError, build_project, helpers, registry, scenarios
 from refgen.project import Project
 from refgen.render.markup import escaped_unprintable
@@ -64,7 +71,18 @@ def export_reference(project: Project) -> dict[str, Any]:
 
 
 def export_docstring_parts(doc: Docstring) -> dict[str, Any]:
+    """Every section of a docstring but its summary, description and examples."""
+    warnings = doc.warnings
     return {
+        **{section_field(title): export_parameters(doc.entries(title)) for title in ENTRY_SECTIONS},
+        "warnings": {"text": warnings.text, "line": warnings.location.line} if warnings else None,
+        "see_also": [
+            {
+                "names": [{"name": n.name, "role": n.role, "target": n.target} for n in e.names],
+                "description": e.description,
+            }
+            for e in doc.see_also
+        ],
         "notes": [{"label": n.label, "text": n.text} for n in doc.notes],
         "references": [{"text": r.text, "target": r.target} for r in doc.references],
     }
@@ -145,8 +163,6 @@ def export_helper(helper: HelperDoc) -> dict[str, Any]:
         "signature": helper.signature,
         "summary": doc.summary,
         "description": doc.description,
-        "parameters": export_parameters(doc.parameters),
-        "returns": export_parameters(doc.returns),
         **export_docstring_parts(doc),
         "steps": [{"target": s.target, "expression": s.expression} for s in helper.steps],
     }

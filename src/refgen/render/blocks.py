@@ -38,12 +38,15 @@ class Xref:
     """A cross-reference to a Python object, resolved by the Python domain."""
 
     role: str
-    """``class``, ``attr``, ``func`` or ``obj``."""
+    """``class``, ``attr``, ``func`` or ``obj`` (any kind of object)."""
     target: str
     """Dotted path of the object."""
     label: str
     code: bool = True
     """Show the label as code, like ``:py:attr:`` does."""
+    optional: bool = False
+    """A link only when the target is documented; else the label, with no warning even
+    under ``nitpicky`` (a See Also name of an object this site does not document)."""
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
-"""Blocks shared by several pages: code, prose, docstring Notes and References."""
+"""Blocks shared by several pages: code, prose, and the sections of a docstring."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from refgen.analysis.model import Docstring, SourceLocation
+from refgen.analysis.model import Docstring, ParameterEntry, SeeAlsoEntry, SourceLocation
 from refgen.render.blocks import (
     Block,
     BulletList,
@@ -15,6 +15,7 @@ from refgen.render.blocks import (
     Inline,
     Paragraph,
     Prose,
+    Text,
     Xref,
     text,
 )
@@ -76,11 +77,11 @@ def joined(
 def docstring_notes(
     doc: Docstring, location: SourceLocation | None, mentions: Mapping[str, Inline]
 ) -> tuple[Block, ...]:
-    """The Notes section: labelled entries as fields, unlabelled ones as paragraphs."""
+    """The Notes section: labelled entries as fields, free paragraphs as prose."""
     blocks: list[Block] = []
     fields: list[Field] = []
     for entry in doc.notes:
-        body = prose(entry.text, location, mentions)
+        body = prose(entry.text, entry.location or location, mentions)
         if entry.label:
             fields.append(Field(entry.label, (body,)))
             continue
@@ -91,6 +92,63 @@ def docstring_notes(
     if fields:
         blocks.append(FieldList(tuple(fields)))
     return tuple(blocks)
+
+
+def entry_list(entries: Iterable[ParameterEntry], mentions: Mapping[str, Inline]) -> BulletList:
+    """``name (type)`` entries, each with its description; a name the page documents
+    (``mentions``) is a link to it."""
+    items = []
+    for entry in entries:
+        head: list[Inline] = []
+        if entry.name:
+            head.append(mentions.get(entry.name, Code(entry.name)))
+        if entry.type:
+            head += [Text(" ("), Code(entry.type), Text(")")] if entry.name else [Code(entry.type)]
+        item: tuple[Block, ...] = (Paragraph(tuple(head)),)
+        if entry.description:
+            described_at = entry.location and SourceLocation(
+                entry.location.path, entry.location.line + 1
+            )
+            item += (Prose(entry.description, described_at),)
+        items.append(item)
+    return BulletList(tuple(items))
+
+
+def see_also_list(entries: Iterable[SeeAlsoEntry]) -> BulletList:
+    """Each entry's names, then what they are for. A name that analysis found is a link
+    where its object is documented and code elsewhere; one it did not find is a plain
+    reference (a warning under ``nitpicky`` when it resolves to nothing: a typo)."""
+    items = []
+    for entry in entries:
+        names = (
+            Xref("obj", name.target or name.path, name.label, optional=name.target is not None)
+            for name in entry.names
+        )
+        item: tuple[Block, ...] = (Paragraph(tuple(_inlines(joined(names, last=", ")))),)
+        if entry.description:
+            item += (Prose(entry.description, entry.location),)
+        items.append(item)
+    return BulletList(tuple(items))
+
+
+def _inlines(parts: Iterable[Inline | str]) -> list[Inline]:
+    return [Text(part) if isinstance(part, str) else part for part in parts]
+
+
+def docstring_sections(
+    doc: Docstring, mentions: Mapping[str, Inline], entries: bool = True
+) -> list[tuple[str, tuple[Block, ...]]]:
+    """The standard sections besides Notes, References and Examples, titled, in the order
+    numpydoc shows them: the ``name : type`` lists (unless ``entries`` is False),
+    Warnings and See Also."""
+    sections: list[tuple[str, tuple[Block, ...]]] = []
+    if entries:
+        sections += [(title, (entry_list(found, mentions),)) for title, found in doc.entry_sections]
+    if doc.warnings is not None:
+        sections.append(("Warnings", (prose(doc.warnings.text, doc.warnings.location, mentions),)))
+    if doc.see_also:
+        sections.append(("See Also", (see_also_list(doc.see_also),)))
+    return sections
 
 
 def docstring_references(doc: Docstring, location: SourceLocation | None) -> tuple[Block, ...]:
@@ -106,5 +164,6 @@ def docstring_references(doc: Docstring, location: SourceLocation | None) -> tup
     literature = doc.literature_references
     if literature:
         blocks.append(text("Literature:"))
-        blocks.append(BulletList(tuple((prose(ref.text, location),) for ref in literature)))
+        cited = tuple((prose(ref.text, ref.location or location),) for ref in literature)
+        blocks.append(BulletList(cited))
     return tuple(blocks)

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from refgen.analysis.model import (
     HelperDoc,
     ModuleDoc,
-    ParameterEntry,
     RegistryDoc,
     ScenarioDoc,
     SourceLocation,
@@ -17,7 +16,6 @@ from refgen.project import page_name
 from refgen.render.blocks import (
     Block,
     BulletList,
-    Code,
     DocLink,
     Field,
     FieldList,
@@ -38,6 +36,8 @@ from refgen.render.common import (
     code,
     docstring_notes,
     docstring_references,
+    docstring_sections,
+    entry_list,
     opening_prose,
     prose,
 )
@@ -98,21 +98,6 @@ def helpers_page(
     return Page(module.title, tuple(blocks), module.location, module.name)
 
 
-def _parameters(label: str, entries: Sequence[ParameterEntry]) -> list[Field]:
-    if not entries:
-        return []
-    items = []
-    for entry in entries:
-        head: list[Code | Text] = [Code(entry.name)] if entry.name else []
-        if entry.type:
-            head += [Text(" ("), Code(entry.type), Text(")")] if entry.name else [Code(entry.type)]
-        item: tuple[Block, ...] = (Paragraph(tuple(head)),)
-        if entry.description:
-            item += (Prose(entry.description),)
-        items.append(item)
-    return [Field(label, (BulletList(tuple(items)),))]
-
-
 def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
     """Each assignment of the helper's body as a formula, and what it returns as a
     formula named after the helper (code where none fits)."""
@@ -137,12 +122,14 @@ def helper_entry(helper: HelperDoc, units: UnitSymbols) -> PyObject:
     doc = helper.docstring
     location = helper.location
     body = opening_prose(doc.summary, doc.description, location, None, doc.description_location)
-    fields = _parameters("Parameters", doc.parameters) + _parameters("Returns", doc.returns)
+    fields = [Field(title, (entry_list(found, {}),)) for title, found in doc.entry_sections]
     if fields:
         body.append(FieldList(tuple(fields)))
     if doc.notes:
         body += [Rubric("Notes"), *docstring_notes(doc, location, {})]
     body += _steps(helper, units)
+    for title, blocks in docstring_sections(doc, {}, entries=False):
+        body += [Rubric(title), *blocks]
     if doc.references:
         body += [Rubric("References"), *docstring_references(doc, location)]
     if doc.examples:

@@ -2,7 +2,8 @@
 
 In order: provenance, the class entry with its summary, the Inputs and Derived
 attributes tables (one row per attribute: the attribute's own link target), the
-Registry values table, Notes, References, Examples, then the data-flow diagram,
+Registry values table, Notes, the docstring's other numpydoc sections (Parameters to
+See Also), References, Examples, then the data-flow diagram,
 folded. Values arrive computed (:mod:`refgen.evaluate.values`); nothing here
 runs scenario code.
 """
@@ -43,6 +44,7 @@ from refgen.render.common import (
     code,
     docstring_notes,
     docstring_references,
+    docstring_sections,
     joined,
     opening_prose,
     prose,
@@ -123,6 +125,7 @@ def scenario_page(
     blocks += _registry_values(scenario, values, precision)
     if doc.notes:
         blocks.append(Section("Notes", docstring_notes(doc, scenario.location, mentions)))
+    blocks += [Section(title, body) for title, body in docstring_sections(doc, mentions)]
     if doc.references:
         blocks.append(Section("References", docstring_references(doc, scenario.location)))
     if doc.examples:

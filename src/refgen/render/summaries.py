@@ -76,6 +76,8 @@ def _row(*cells: str) -> tuple[tuple[Block, ...], ...]:
 
 
 def _summary_and_notes(doc: Docstring) -> list[Block]:
+    """The summary, Notes, and the Warnings and See Also a reader should not miss (the
+    other sections are on the page, ``refgen show --page``)."""
     blocks: list[Block] = [text(doc.summary)] if doc.summary else []
     if doc.notes:
         notes = [
@@ -83,6 +85,16 @@ def _summary_and_notes(doc: Docstring) -> list[Block]:
             for note in doc.notes
         ]
         blocks.append(Section("Notes", tuple(notes)))
+    if doc.warnings is not None:
+        blocks.append(Section("Warnings", (_hanging(doc.warnings.text),)))
+    if doc.see_also:
+        related = []
+        for entry in doc.see_also:
+            listed = ", ".join(name.target or name.path for name in entry.names)
+            related.append(
+                _hanging(f"{listed}: {entry.description}" if entry.description else listed)
+            )
+        blocks.append(Section("See Also", tuple(related)))
     return blocks
 
 

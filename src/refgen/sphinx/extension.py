@@ -217,5 +217,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", navigation.write_shared_navigation)
     app.connect("build-finished", unfreeze)
     app.connect("viewcode-find-source", viewcode.find_source)
+    app.connect("warn-missing-reference", nodes.quiet_optional_link)
     app.add_css_file("refgen.css")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -45,6 +45,14 @@ class refgen_identifier(nodes.literal):
 
 
 IDENTIFIER_CLASS = "refgen-identifier"
+OPTIONAL = "refgen_optional"
+"""Attribute of a ``pending_xref`` that is a link only when its target is documented."""
+
+
+def quiet_optional_link(app: object, domain: object, node: addnodes.pending_xref) -> bool | None:
+    """``warn-missing-reference``: an optional link (a See Also name) that resolves to
+    nothing stays its label, without a warning, even under ``nitpicky``."""
+    return True if node.get(OPTIONAL) else None
 
 
 def visit_identifier_html(translator: Any, node: refgen_identifier) -> None:
@@ -211,7 +219,7 @@ class NodeBuilder:
             if item.code
             else nodes.inline(item.label, item.label, classes=classes)
         )
-        return addnodes.pending_xref(
+        link = addnodes.pending_xref(
             "",
             label,
             refdomain="py",
@@ -220,6 +228,9 @@ class NodeBuilder:
             refexplicit=True,
             refdoc=self.env.docname,
         )
+        if item.optional:
+            link[OPTIONAL] = True
+        return link
 
     # ------------------------------------------------------------------ prose
 
