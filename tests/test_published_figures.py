@@ -14,6 +14,7 @@ from refgen_scenarios.physics import (
     calc_selective_recomputation_saving,
     calc_transformer_activation_bytes,
 )
+from refgen_scenarios.reliability import CheckpointWriteScenario
 from refgen_scenarios.training import ComputeOptimalTableScenario
 
 
@@ -506,3 +507,91 @@ def test_palm_540b_model_flops_utilization_is_46_2_percent() -> None:
 def test_palm_540b_utilization_without_attention_is_45_7_percent() -> None:
     # "45.7%" without the self-attention term, one decimal of a percentage.
     assert Scenarios.Palm540BTraining.mfu_without_attention == pytest.approx(0.457, abs=0.0005)
+
+
+# Janapa Reddi et al., "Machine Learning Systems" (harvard-edge open textbook),
+# Volume II appendices, read in the book's stored source (the rendered pages
+# were not read): each figure is what the book's cell computes from the inputs
+# and formula its text states, at the precision the cell formats it to.
+
+
+def test_textbook_pipeline_bubble_table_p4_m16_is_15_8_percent() -> None:
+    # "Communication Foundations", Table "Pipeline Bubble Fraction": the
+    # p = 4, m = 16 cell, a percentage to one decimal (3/19 = 15.79%).
+    pipe = Scenarios.GpipeFourStagesSixteenMicroBatches
+    assert pipe.bubble_fraction == pytest.approx(0.158, abs=0.0005)
+
+
+def test_textbook_interleaved_bubble_falls_from_30_4_to_9_9_percent() -> None:
+    # Subsection "Interleaved scheduling": p = 8, m = 16, V = 4 takes the
+    # bubble "from 30.4% to 9.9%, a 3.1x reduction"; percentages to one
+    # decimal, the ratio to one decimal.
+    megatron = Scenarios.MegatronInterleavedEightStages
+    assert megatron.bubble_fraction == pytest.approx(0.304, abs=0.0005)
+    assert megatron.interleaved_bubble_fraction == pytest.approx(0.099, abs=0.0005)
+    reduction = megatron.bubble_fraction / megatron.interleaved_bubble_fraction
+    assert reduction == pytest.approx(3.1, abs=0.05)
+
+
+def test_textbook_ring_allreduce_of_1_gb_on_256_gpus_is_42_4_ms() -> None:
+    # Worked example "Ring vs. tree AllReduce": 256 GPUs on InfiniBand NDR
+    # (α = 5 µs, β = 50 GB/s, Table "α-β Parameters by Interconnect"), 1 GB:
+    # "about 42.4 ms", one decimal of a millisecond.
+    ring = Scenarios.RingAllReduceOneGigabyteOn256Gpus
+    assert magnitude(ring.latency, "us") == 5
+    assert magnitude(ring.link_bandwidth, "GB/s") == pytest.approx(50, rel=1e-12)
+    assert magnitude(ring.time, "ms") == pytest.approx(42.4, abs=0.05)
+
+
+def test_textbook_compressed_allreduce_is_3_2_ms() -> None:
+    # Worked example "Is top-k compression worth it?": the same ring carrying
+    # 1 GB / 64; "Compressed communication" 3.2 ms, one decimal. Latency is
+    # 2 × 255 × 5 µs = 2.55 ms of it, exactly.
+    compressed = Scenarios.RingAllReduceTopKCompressedOn256Gpus
+    assert magnitude(compressed.time, "ms") == pytest.approx(3.2, abs=0.05)
+    assert magnitude(compressed.latency_term, "ms") == pytest.approx(2.55, rel=1e-12)
+
+
+def test_textbook_gpt3_checkpoint_is_2450_gb_written_in_24_5_s() -> None:
+    # "Reliability Foundations", callout "Young-Daly: 175B model on a
+    # 10,000-GPU cluster", step 1: 2,450 GB (whole GB) at 100 GB/s is 24.5 s
+    # (one decimal). 175e9 × 14 bytes is exactly 2,450 GB.
+    checkpoint = Scenarios.Gpt3TextbookCheckpoint
+    assert magnitude(checkpoint.checkpoint_bytes, "GB") == pytest.approx(2450, rel=1e-12)
+    assert magnitude(checkpoint.write_time, "s") == pytest.approx(24.5, abs=0.05)
+
+
+@pytest.mark.parametrize(
+    "parameters, printed_gb", [(7e9, 98), (13e9, 182), (175e9, 2450), (1e12, 14000)]
+)
+def test_textbook_checkpoint_size_table(parameters, printed_gb) -> None:
+    # Table "Checkpoint Sizes for Mixed-Precision Adam Training", whole GB at
+    # 14 bytes a parameter (the 70B row is left out: its parameter count is
+    # the book's Llama 2 70B constant, not read).
+    checkpoint = CheckpointWriteScenario(
+        parameters=parameters,
+        bytes_per_param=14 * ureg.byte,
+        write_bandwidth=100 * ureg.GB / ureg.s,
+    )
+    assert magnitude(checkpoint.checkpoint_bytes, "GB") == pytest.approx(printed_gb, abs=0.5)
+
+
+def test_textbook_gpt3_serving_keeps_15_45_requests_in_the_system() -> None:
+    # "Inference Foundations", callout "Applying Little's Law to verify":
+    # 100 requests/s × E[T] = 154.5 ms (batch size 16, Table "Batch Size
+    # Impact on GPT-3 Serving Performance") = 15.45, two decimals.
+    serving = Scenarios.Gpt3ServingAt100Qps
+    assert serving.mean_in_system == pytest.approx(15.45, abs=0.005)
+
+
+# Google Research blog, "Introducing GPipe": the figure of GPipe on 4 devices
+
+
+def test_gpipe_figure_idles_3_of_7_slots() -> None:
+    # Counted on the figure's bottom half: 4 devices, 4 micro-batches, the
+    # forward and the backward sweep 7 slots wide each, every device busy in
+    # 4 of them. Counts of cells: exact.
+    pipe = Scenarios.GpipeFigureFourDevicesFourMicroBatches
+    assert pipe.stages == 4 and pipe.micro_batches == 4
+    assert pipe.bubble_fraction == pytest.approx(3 / 7, rel=1e-12)
+    assert pipe.pipeline_efficiency == pytest.approx(4 / 7, rel=1e-12)

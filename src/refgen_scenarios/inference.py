@@ -712,7 +712,9 @@ class ServingLatencyScenario:
         bandwidth_utilization); request_latency = time_to_first_token +
         time_per_output_token × output_tokens.
     Assumptions: Batch size one; prefill is compute-bound and decode is
-        bandwidth-bound, with no overlap between the two phases.
+        bandwidth-bound, with no overlap between the two phases. Without
+        peak_compute and prompt_tokens there is no time to first token, and
+        without output_tokens as well no request latency.
     Excludes: KV-cache reads and attention arithmetic (small for short
         contexts), queueing, network and tokenisation time.
 
@@ -726,8 +728,10 @@ class ServingLatencyScenario:
       token uses 1 TB/s, an MBU of 50% on a machine with 2 TB/s).
     - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
       table (A100 80GB SXM: 312 TFLOPS FP16 Tensor Core, 2,039 GB/s).
-    - The A100 entry is a worked example of these formulas on datasheet
-      peaks, not a measurement from either source.
+    - Unverified: the A100 entry is a worked example of these formulas on
+      datasheet peaks. Its 512-token prompt and 256 output tokens are its
+      own, and no source read prints its TTFT, TPOT or latency; only the
+      Databricks entry's 14 ms reproduces a printed figure.
 
     Examples
     --------
@@ -756,12 +760,12 @@ class ServingLatencyScenario:
     """Number of model parameters."""
     bytes_per_param: Quantity
     """Bytes of one weight as served."""
-    prompt_tokens: int
-    """Tokens in the prompt, processed together in prefill."""
-    output_tokens: int
-    """Tokens generated after the prompt."""
     memory_bandwidth: Quantity
     """Peak memory bandwidth of the serving hardware."""
+    prompt_tokens: Optional[int] = None
+    """Tokens in the prompt, processed together in prefill; needed only for the TTFT."""
+    output_tokens: Optional[int] = None
+    """Tokens generated after the prompt; needed only for the request latency."""
     bandwidth_utilization: float = 1.0
     """Share of memory_bandwidth decoding achieves (model bandwidth utilization)."""
     peak_compute: Optional[Quantity] = None
@@ -833,14 +837,27 @@ class LittlesLawScenario:
       "U = (A * 1.2) * X = (.03 * 1.2) * 10 = .36". That utilization is
       Little's law applied to the disk alone. The IBM Informix Dynamic
       Server Performance Guide prints the same example.
-    - The serving entry is a worked example: the request rate is
-      illustrative, the latency that of Llama2_7BServingOnA100.
+    - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
+      harvard-edge, mlsysbook.ai), Volume II, appendix "Inference
+      Foundations": Table "Batch Size Impact on GPT-3 Serving Performance"
+      (at 100 requests per second and batch size 16, E[T] = 154.5 ms) and
+      the callout "Applying Little's Law to verify" (100 × 0.1545 s = 15.45
+      requests in the system). Read in the book's stored source
+      (book/quarto/contents/vol2/backmatter/appendix_inference.qmd of
+      harvard-edge/cs249r_book at commit 005e122), where 154.5 ms is typed
+      in the table and 15.45 computed by the callout's cell; the rendered
+      page was not read.
+    - Unverified: Llama2_7BServingConcurrency's 10 requests per second is
+      that entry's own choice, from no source, and its latency is that of
+      Llama2_7BServingOnA100, itself unverified.
 
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
     >>> print(round(Scenarios.InformixDiskUtilization.mean_in_system, 2))
     0.36
+    >>> print(round(Scenarios.Gpt3ServingAt100Qps.mean_in_system, 2))
+    15.45
     >>> print(round(Scenarios.Llama2_7BServingConcurrency.mean_in_system, 1))
     17.8
     """

@@ -225,8 +225,22 @@ class CheckpointWriteScenario:
       batch size 1536 on 1024 A100 GPUs at 140 TFLOP/s each, 8 operations
       per parameter per token with recomputation), from which the step time
       of the registry entry is computed.
-    - The write bandwidth and the checkpoint frequency of the entry are
-      illustrative: a worked example, not figures from either source.
+    - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
+      harvard-edge, mlsysbook.ai), Volume II, appendix "Reliability
+      Foundations": section "Checkpoint sizing" (about 14 bytes of
+      persistent state per parameter: 2 for BF16 weights, 4 for FP32 master
+      weights, 4 for each FP32 Adam moment) with Table "Checkpoint Sizes for
+      Mixed-Precision Adam Training" (write times at 100 GB/s of aggregate
+      storage bandwidth), and the callout "Young-Daly: 175B model on a
+      10,000-GPU cluster", step 1 (2,450 GB / 100 GB/s = 24.5 s). Read in the
+      book's stored source
+      (book/quarto/contents/vol2/backmatter/appendix_reliability.qmd of
+      harvard-edge/cs249r_book at commit 02fb0d6) and the constants of its
+      mlsysim package (GPT-3 at 175e9 parameters, CHECKPOINT_WRITE_BW_GBS =
+      100), which its cells format to these figures; the rendered page was
+      not read.
+    - Unverified: Gpt3CheckpointWrite's 20 GB/s and 100 steps between
+      checkpoints are that entry's own choices, from no source.
 
     Examples
     --------
@@ -240,6 +254,14 @@ class CheckpointWriteScenario:
     30.7 s
     >>> print(f"{gpt3.write_share:.1%}")
     4.4%
+
+    The textbook's 175B checkpoint, without gradients:
+
+    >>> textbook = Scenarios.Gpt3TextbookCheckpoint
+    >>> print(round(textbook.checkpoint_bytes.to('GB')))
+    2450 GB
+    >>> print(round(textbook.write_time.to('s'), 1))
+    24.5 s
     """
 
     rules: ClassVar[Rules] = input_rules(

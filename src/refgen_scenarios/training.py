@@ -894,8 +894,22 @@ class AlphaBetaAllReduceScenario:
     - Rajbhandari et al., "ZeRO", SC 2020 (arXiv:1910.02054v3), section
       10.2: InfiniBand EDR at "12.5 GB/sec per link", the entries' 100
       Gbit/s link bandwidth.
-    - The latency of 5 µs per ring step is illustrative, a figure from none
-      of these sources: the entries are worked examples of the α-β formula.
+    - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
+      harvard-edge, mlsysbook.ai), Volume II, appendix "Communication
+      Foundations": Table "α-β Parameters by Interconnect" (InfiniBand NDR:
+      α = 5 µs, β = 50 GB/s), equation "Ring AllReduce time" (T = 2(N -
+      1)/N × M/β + 2(N - 1)α, this class's time), the worked example "Ring
+      vs. tree AllReduce" (1 GB on 256 GPUs: about 42.4 ms) and, in section
+      "Compression Economics", the worked example "Is top-k compression
+      worth it?" (the same gradient compressed 64 times: 3.2 ms of
+      communication). Read in the book's stored source
+      (book/quarto/contents/vol2/backmatter/appendix_communication.qmd of
+      harvard-edge/cs249r_book at commit 02fb0d6) and the constants of its
+      mlsysim package (IB_NDR_LATENCY_US = 5, 50 GB/s per NDR port), which
+      its cells format to these figures; the rendered page was not read.
+    - Unverified: the ZeRO entries pair the textbook's NDR latency with
+      EDR links, an assumption of theirs; no source read gives a per-step
+      startup latency for EDR, and none prints their times.
 
     Examples
     --------
@@ -910,6 +924,13 @@ class AlphaBetaAllReduceScenario:
     >>> small = Scenarios.OneMegabyteAllReduceOn64Devices
     >>> print(f"{small.latency_share:.0%}")
     80%
+
+    The textbook's two worked examples on 256 GPUs:
+
+    >>> print(round(Scenarios.RingAllReduceOneGigabyteOn256Gpus.time, 1))
+    42.4 ms
+    >>> print(round(Scenarios.RingAllReduceTopKCompressedOn256Gpus.time, 1))
+    3.2 ms
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -1067,7 +1088,8 @@ class PipelineBubbleScenario:
     Notes
     -----
     Equation: bubble_fraction = (p - 1)/(m + p - 1); bubble_overhead =
-        (p - 1)/m; interleaved_bubble_overhead = (p - 1)/(v × m).
+        (p - 1)/m; interleaved_bubble_overhead = (p - 1)/(v × m);
+        interleaved_bubble_fraction = (p - 1)/(v × m + p - 1).
     Assumptions: All stages take equal time per micro-batch; the pipeline is
         flushed at every batch.
     Excludes: Point-to-point communication between stages (which
@@ -1085,8 +1107,27 @@ class PipelineBubbleScenario:
       (bubble time fraction t_pb/t_id = (p - 1)/m, for GPipe's schedule and
       1F1B alike) and section 2.2.2 (interleaved schedule with v chunks per
       device: (1/v)(p - 1)/m).
-    - The registry entry is a worked example of these formulas at GPipe's
-      M = 4K (K = 4, M = 16); neither paper prints a bubble for it.
+    - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
+      harvard-edge, mlsysbook.ai), Volume II, appendix "Communication
+      Foundations", section "Pipeline Arithmetic": the bubble fraction b =
+      (p - 1)/(p - 1 + m) and Table "Pipeline Bubble Fraction" (p = 4 and 8 against m = 8,
+      16, 32 and 64, in percent to one decimal; p = 4, m = 16 is the entry
+      GpipeFourStagesSixteenMicroBatches), and subsection "Interleaved
+      scheduling": b = (p - 1)/(p - 1 + m × V), with p = 8, m = 16, V = 4
+      taking the bubble from 30.4% to 9.9%, a 3.1x reduction (the entry
+      MegatronInterleavedEightStages). Read in the book's stored source
+      (book/quarto/contents/vol2/backmatter/appendix_communication.qmd of
+      harvard-edge/cs249r_book at commit 02fb0d6), whose cells compute these
+      percentages with the formulas above; the rendered page was not read.
+    - Google Research blog, "Introducing GPipe, an Open Source Library for
+      Efficiently Training Large-scale Neural Network Models", the figure
+      whose bottom half draws GPipe on 4 devices with 4
+      micro-batches: counted on the drawing, every device idles in 3 of 7
+      forward slots and 3 of 7 backward slots (the entry
+      GpipeFigureFourDevicesFourMicroBatches). Seen in the copy of that
+      figure kept in stas00/ml-engineering
+      (training/model-parallelism/images/parallelism-gpipe-bubble.png);
+      that it is also Figure 2(c) of the GPipe paper was not checked.
 
     Examples
     --------
@@ -1098,6 +1139,14 @@ class PipelineBubbleScenario:
     18.75%
     >>> print(f"{pipe.interleaved_bubble_overhead:.3%}")
     9.375%
+
+    The textbook's interleaved example, eight stages of four chunks each:
+
+    >>> megatron = Scenarios.MegatronInterleavedEightStages
+    >>> print(f"{megatron.bubble_fraction:.1%} -> {megatron.interleaved_bubble_fraction:.1%}")
+    30.4% -> 9.9%
+    >>> print(f"{Scenarios.GpipeFigureFourDevicesFourMicroBatches.bubble_fraction:.1%}")
+    42.9%
     """
 
     rules: ClassVar[Rules] = input_rules()
@@ -1126,6 +1175,12 @@ class PipelineBubbleScenario:
     def interleaved_bubble_overhead(self) -> float:
         """Bubble overhead with model_chunks interleaved chunks per device (dimensionless)."""
         return self.bubble_overhead / self.model_chunks
+
+    @property
+    def interleaved_bubble_fraction(self) -> float:
+        """Share of the step each device is idle with model_chunks interleaved chunks per device."""
+        overhead = self.interleaved_bubble_overhead
+        return overhead / (1 + overhead)
 
     @property
     def pipeline_efficiency(self) -> float:
