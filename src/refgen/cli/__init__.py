@@ -194,7 +194,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         traceback.print_exception(error, file=sys.stderr)
     hint = "" if getattr(args, "debug", False) else " (--debug shows the traceback)"
-    print(printable(f"refgen: {describe_error(error)}{hint}"), file=sys.stderr)
+    message = f"refgen: {describe_error(error)}"
+    if getattr(args, "format", None) == "json":
+        emit_json(error_record(CliError(message)))
+    print(printable(message + hint), file=sys.stderr)
     return EXIT_USAGE
 
 
