@@ -3,6 +3,12 @@
 The command line's own rule lives here: the Project records a module or a
 registry that cannot be imported as a problem, and a command that needs it
 stops with that problem as a one-line error and exit status 2.
+
+Names are taken as the site writes them: a name matches when its dotted parts,
+ignoring case, end one of an object's full dotted paths (``Scenarios.X``,
+``X``, ``module.Class``, ``Class.attribute``). Output for a person goes through
+a rich console (styled only on a terminal and never with ``NO_COLOR``); for a
+script, through :func:`emit_json`.
 """
 
 from __future__ import annotations

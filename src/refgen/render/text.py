@@ -1,11 +1,14 @@
 """Pages as terminal text: the same blocks the site shows, walked into wrapped lines.
 
-:class:`TextWriter` prints a whole page (``refgen show --page``);
-:class:`SummaryWriter` prints the command line's compact summaries
-(``refgen show``, ``refgen search``). Every string is data and printed as
-such; control characters are replaced, so nothing a scenario computes can move
-the cursor or recolour the terminal. MathML and SVG are left out (the code of
-each equation stands beside them), as are tables of contents.
+:class:`TextWriter` prints a whole page (``refgen show --page``) at a given
+width; :class:`SummaryWriter` turns the command line's compact summaries
+(``refgen show``, ``refgen search``) into rich renderables (:class:`Wrapped`,
+:class:`WrappedTable`) that wrap at word boundaries to whatever width the
+terminal has; rich is imported only when they are printed. Every string is
+data and printed as such; control characters are replaced, so nothing a
+scenario computes can move the cursor or recolour the terminal. MathML and SVG
+are left out (the code of each equation stands beside them), as are tables of
+contents.
 """
 
 from __future__ import annotations
