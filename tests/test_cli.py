@@ -7,16 +7,20 @@ package); the throwaway package proves the failure paths of ``check``.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
 import runpy
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata, resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,13 +45,55 @@ COMMANDS = {
     "show-helper-attribute": ("show", "--no-cache", "UpdateWorkingSetScenario.step_traffic"),
     "show-unknown": ("show", "--no-cache", "UpdateWorkingSet"),
     "show-unknown-attribute": ("show", "--no-cache", "UpdateWorkingSetScenario.step_flor"),
-    "search": ("search", "BandWidth"),
+    "search": ("search", "BANDWIDTH", "--limit", "0"),
     "search-nothing": ("search", "no-such-word-anywhere"),
     "check": ("check",),
     "export-file": ("export", "--json", "-o", "{tmp}/reference.json"),
     "export-stdout": ("export", "--json"),
+    "export-default": ("export",),
+    "export-format-json": ("export", "--format", "json"),
+    "export-csv": ("export", "--format", "csv"),
+    # Every spelling of a name a reader sees on the site, as JSON.
+    "json-registry-entry": (
+        "show",
+        "--no-cache",
+        "--format",
+        "json",
+        "Scenarios.PhoneFullUpdateWorkingSet",
+    ),
+    "json-dotted-entry": (
+        "show",
+        "--no-cache",
+        "--format",
+        "json",
+        "refgen_scenarios.Scenarios.PhoneFullUpdateWorkingSet",
+    ),
+    "json-lowercase-entry": ("show", "--no-cache", "--format", "json", "phonefullupdateworkingset"),
+    "json-class-attribute": (
+        "show",
+        "--no-cache",
+        "--format",
+        "json",
+        "UpdateWorkingSetScenario.step_floor",
+    ),
+    "json-module-class": (
+        "show",
+        "--no-cache",
+        "--format",
+        "json",
+        "refgen_scenarios.training.UpdateWorkingSetScenario",
+    ),
+    "json-helper": ("show", "--no-cache", "--format", "json", "calc_update_step_traffic"),
+    "json-misspelt": ("show", "--no-cache", "--format", "json", "PhoneFullUpdateWorkingSt"),
+    "json-search-kv-cache": ("search", "--format", "json", "kv cache"),
+    "json-search-working-set-phone": ("search", "--format", "json", "working set phone"),
+    "json-search-carbon": ("search", "--format", "json", "--limit", "0", "carbon"),
+    "json-search-unit": ("search", "--format", "json", "millisecond"),
+    "json-search-nothing": ("search", "--format", "json", "no-such-word-anywhere"),
+    "json-check": ("check", "--format", "json"),
+    "completion-names": ("completion", "--names", "--no-cache"),
 }
-HEAVY = ("sphinx", "docutils", "myst_parser")
+HEAVY = ("sphinx", "docutils", "myst_parser", "matplotlib")
 """Packages the command line must never import."""
 
 
@@ -62,13 +108,14 @@ class Run:
 
 
 def refgen(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> Run:
-    """``python -m refgen ARGS`` (the console script's code path) under ``-X importtime``."""
+    """``python -m refgen ARGS`` (the console script's code path) under ``-X importtime``,
+    in a terminal 88 columns wide unless ``env`` gives another ``COLUMNS``."""
     completed = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "refgen", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "88", **(env or {})},
         check=False,
     )
     modules, messages = set(), []
@@ -86,12 +133,17 @@ def tmp_module(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("cli")
 
 
+WIDE = {"COLUMNS": "200"}
+"""A terminal wide enough that no line of :data:`COMMANDS`' output is wrapped."""
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_module: Path) -> dict[str, Run]:
-    """Every command of :data:`COMMANDS`, run in the repository, side by side."""
+    """Every command of :data:`COMMANDS`, run in the repository, side by side, on a
+    :data:`WIDE` terminal."""
     with ThreadPoolExecutor(max_workers=4) as pool:
         futures = {
-            key: pool.submit(refgen, *(a.format(tmp=tmp_module) for a in args))
+            key: pool.submit(refgen, *(a.format(tmp=tmp_module) for a in args), env=WIDE)
             for key, args in COMMANDS.items()
         }
         return {key: future.result() for key, future in futures.items()}
@@ -187,16 +239,22 @@ def test_show_unknown_name_exits_1_with_close_matches(runs) -> None:
 # --------------------------------------------------------------------------- search
 
 
-def test_search_lists_one_line_per_match(runs) -> None:
+def test_search_lists_a_row_per_match_best_first(runs) -> None:
     result = runs["search"]
     assert result.returncode == 0, result.stderr
-    rows = [re.split(r"\s{2,}", line, maxsplit=2) for line in result.stdout.splitlines()]
+    lines = result.stdout.splitlines()
+    rows = [re.split(r"\s{2,}", line, maxsplit=2) for line in lines if not line.startswith(" ")]
     assert all(len(row) == 3 for row in rows), result.stdout
-    assert ["UpdateWorkingSetScenario.bandwidth", "input"] in [row[:2] for row in rows]
-    assert ["UpdateWorkingSetScenario.step_floor", "derived"] in [row[:2] for row in rows]
-    assert all(
-        "bandwidth" in (name + description).lower() or kind == "class"
-        for name, kind, description in rows
+    assert all(line.startswith(" " * 20) for line in lines if line.startswith(" "))  # wrapped
+    kinds = {kind for _, kind, _ in rows}
+    assert kinds <= {"class", "input", "derived", "entry", "helper"}
+    names = [name for name, _, _ in rows]
+    assert {"UpdateWorkingSetScenario.bandwidth", "UpdateWorkingSetScenario.step_floor"} <= set(
+        names
+    )
+    # A match in the name ranks above one in the summary, which ranks above the rest.
+    assert names.index("UpdateWorkingSetScenario.bandwidth") < names.index(
+        "UpdateWorkingSetScenario.step_floor"
     )
 
 
@@ -327,7 +385,7 @@ def refgen_on_sloppy(tmp_path: Path, *args: str) -> tuple[ScenarioProject, Run]:
         tmp_path, "pkg", {"mod": SLOPPY, "reg": REGISTRY}, registry="reg.Registry"
     )
     options = ("--module", "pkg.mod", "--registry", "pkg.reg.Registry")
-    run = refgen(*args, *options, cwd=tmp_path, env={"PYTHONPATH": str(project.src)})
+    run = refgen(*args, *options, cwd=tmp_path, env={**project.environment(), **WIDE})
     return project, run
 
 
@@ -339,7 +397,9 @@ def test_check_reports_each_finding_with_location_and_kind(tmp_path: Path) -> No
     def line_of(text: str) -> int:
         return next(i for i, line in enumerate(source, 1) if text in line)
 
-    findings = [FINDING.match(line) for line in result.stdout.splitlines()]
+    # a long message goes on under its finding, indented
+    heads = [line for line in result.stdout.splitlines() if not line[:1].isspace()]
+    findings = [FINDING.match(line) for line in heads]
     assert all(findings), result.stdout
     got = {(int(m["line"]), m["kind"]) for m in findings if m}
     assert {m["path"] for m in findings if m} == {"src/pkg/mod.py"}
@@ -408,9 +468,354 @@ def test_export_matches_the_schema_and_is_deterministic(runs, tmp_module: Path) 
         "name": "step_floor",
         "kind": "derived",
         "text": "15.625 ms",
+        "magnitude": 15.625,
+        "units": "millisecond",
         "available": True,
         "reason": "",
     }
+    assert values["bandwidth"]["magnitude"] == 51.2
+    assert values["bandwidth"]["units"] == "gigabyte / second"
+    assert values["parameters"]["text"] == "10⁷"
+    assert values["parameters"]["magnitude"] == 10_000_000
+    assert values["parameters"]["units"] == ""
+
+
+def test_export_is_json_by_default_and_json_is_an_alias(runs) -> None:
+    expected = runs["export-stdout"]
+    assert expected.returncode == 0, expected.stderr
+    for key in ("export-default", "export-format-json"):
+        assert runs[key].returncode == 0, runs[key].stderr
+        assert runs[key].stdout == expected.stdout
+
+
+def test_export_csv_gives_a_row_per_value_with_magnitude_and_units(runs) -> None:
+    result = runs["export-csv"]
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert list(rows[0]) == [
+        "entry",
+        "class",
+        "attribute",
+        "kind",
+        "text",
+        "magnitude",
+        "units",
+        "available",
+        "reason",
+    ]
+    exported = json.loads(runs["export-stdout"].stdout)
+    assert len(rows) == sum(len(e["values"]) for e in exported["registry_entries"])
+    row = next(
+        r
+        for r in rows
+        if (r["entry"], r["attribute"]) == ("PhoneFullUpdateWorkingSet", "step_floor")
+    )
+    assert row == {
+        "entry": "PhoneFullUpdateWorkingSet",
+        "class": "refgen_scenarios.training.UpdateWorkingSetScenario",
+        "attribute": "step_floor",
+        "kind": "derived",
+        "text": "15.625 ms",
+        "magnitude": "15.625",
+        "units": "millisecond",
+        "available": "true",
+        "reason": "",
+    }
+    missing = next(
+        r
+        for r in rows
+        if (r["entry"], r["attribute"]) == ("Gpt2XlFp16UpdateWorkingSet", "step_floor")
+    )
+    assert (missing["available"], missing["magnitude"]) == ("false", "")
+    assert "needs bandwidth" in missing["reason"]
+
+
+# --------------------------------------------------------------------------- names and JSON
+
+
+def schema_of(definition: str) -> dict[str, Any]:
+    """The export schema's ``$defs`` entry ``definition``, as a schema of its own."""
+    schema = json.loads(
+        resources.files("refgen").joinpath("export_schema.json").read_text(encoding="utf-8")
+    )
+    return {"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]}
+
+
+def validate(data: Any, definition: str) -> None:
+    import jsonschema
+
+    jsonschema.Draft202012Validator(schema_of(definition)).validate(data)
+
+
+def shown_json(run: Run) -> dict[str, Any]:
+    assert run.returncode == 0, run.stderr
+    data: dict[str, Any] = json.loads(run.stdout)
+    assert list(data) == ["kind", "name", "qualname", "entry", "class", "attribute", "helper"]
+    assert [key for key in ("entry", "class", "attribute", "helper") if data[key]] == [data["kind"]]
+    return data
+
+
+@pytest.mark.parametrize(
+    "key", ["json-registry-entry", "json-dotted-entry", "json-lowercase-entry"]
+)
+def test_show_takes_an_entry_as_the_site_names_it(runs, key: str) -> None:
+    data = shown_json(runs[key])
+    assert data["kind"] == "entry"
+    assert data["name"] == "PhoneFullUpdateWorkingSet"
+    assert data["qualname"] == "refgen_scenarios.Scenarios.PhoneFullUpdateWorkingSet"
+    validate(data["entry"], "registry_entry")
+    values = {v["name"]: v for v in data["entry"]["values"]}
+    assert (values["step_floor"]["magnitude"], values["step_floor"]["units"]) == (
+        15.625,
+        "millisecond",
+    )
+
+
+def test_show_takes_class_attribute_and_module_class(runs) -> None:
+    attribute = shown_json(runs["json-class-attribute"])
+    assert attribute["kind"] == "attribute"
+    assert attribute["name"] == "UpdateWorkingSetScenario.step_floor"
+    found = attribute["attribute"]
+    assert found["kind"] == "derived"
+    assert found["input"] is None
+    validate(found["derived"], "derived")
+    assert found["derived"]["equation"]["expression"] == (
+        "(self.step_traffic / self.bandwidth).to('millisecond')"
+    )
+    assert [v["entry"] for v in found["values"]] == [
+        "PhoneFullUpdateWorkingSet",
+        "Gpt2XlFp16UpdateWorkingSet",
+    ]
+    for value in found["values"]:
+        validate({k: v for k, v in value.items() if k != "entry"}, "value")
+    assert found["values"][0]["magnitude"] == 15.625
+    assert found["values"][1]["available"] is False
+
+    scenario = shown_json(runs["json-module-class"])
+    assert scenario["kind"] == "class"
+    assert scenario["qualname"] == "refgen_scenarios.training.UpdateWorkingSetScenario"
+    validate(scenario["class"], "class")
+
+    helper = shown_json(runs["json-helper"])
+    assert helper["kind"] == "helper"
+    validate(helper["helper"], "helper")
+
+
+def test_a_misspelt_name_exits_1_suggesting_the_right_one(runs) -> None:
+    result = runs["json-misspelt"]
+    assert result.returncode == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["status"] == 1
+    assert error["suggestions"][0] == "PhoneFullUpdateWorkingSet"
+    assert "did you mean PhoneFullUpdateWorkingSet" in result.stderr
+
+
+# --------------------------------------------------------------------------- search ranking
+
+
+def search_json(run: Run) -> dict[str, Any]:
+    assert run.returncode == 0, run.stderr
+    data: dict[str, Any] = json.loads(run.stdout)
+    assert list(data) == ["query", "tokens", "total", "results"]
+    for hit in data["results"]:
+        assert list(hit) == ["name", "kind", "qualname", "summary", "score", "matched", "fields"]
+    return data
+
+
+def test_search_kv_cache_finds_the_kv_cache_scenarios_first(runs) -> None:
+    data = search_json(runs["json-search-kv-cache"])
+    assert data["tokens"] == ["kv", "cache"]
+    top = [hit["name"] for hit in data["results"][:5]]
+    assert {
+        "KvCacheScenario",
+        "KvCacheCapacityScenario",
+        "BatchDecodeScenario.kv_cache_bytes",
+    } <= set(top)
+    first = data["results"][0]
+    assert first["matched"] == ["kv", "cache"] and first["fields"] == ["name"]
+
+
+def test_search_working_set_phone_finds_the_phone_entry_first(runs) -> None:
+    data = search_json(runs["json-search-working-set-phone"])
+    first = data["results"][0]
+    assert (first["name"], first["kind"]) == ("PhoneFullUpdateWorkingSet", "entry")
+    assert first["matched"] == ["working", "set", "phone"]
+    # Every result has at least two of the three words; those with all three come first.
+    counts = [len(hit["matched"]) for hit in data["results"]]
+    assert min(counts) >= 2 and counts == sorted(counts, reverse=True)
+
+
+def test_search_carbon_ranks_names_above_descriptions(runs) -> None:
+    data = search_json(runs["json-search-carbon"])
+    assert data["total"] == len(data["results"])
+    names = [hit["name"] for hit in data["results"]]
+    assert {"OperationalCarbonScenario", "EmbodiedCarbonScenario"} <= set(names[:4])
+    fields = [hit["fields"][0] for hit in data["results"]]
+    assert fields == sorted(fields, key=["name", "summary", "text"].index)
+    assert "text" in fields  # found in descriptions too, not only in names
+
+
+def test_search_reaches_units_and_equations(runs) -> None:
+    data = search_json(runs["json-search-unit"])
+    hits = {hit["name"]: hit for hit in data["results"]}
+    assert hits["UpdateWorkingSetScenario.step_floor"]["fields"] == ["text"]
+
+
+def test_search_without_match_gives_empty_json_and_exits_1(runs) -> None:
+    result = runs["json-search-nothing"]
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["results"] == []
+
+
+def test_tokens_split_identifiers_and_words() -> None:
+    from refgen.cli.search import query_tokens, tokens
+
+    assert tokens("kv_cache_bytes") == ["kv", "cache", "byte"]
+    assert tokens("KvCacheCapacityScenario.max_tokens") == [
+        "kv",
+        "cache",
+        "capacity",
+        "scenario",
+        "max",
+        "token",
+    ]
+    assert tokens("Gpt2XlFp16 HTTPServer") == ["gpt", "2", "xl", "fp", "16", "http", "server"]
+    assert tokens("Working-set (MB), in µs") == ["working", "set", "mb", "in", "µs".casefold()]
+    assert query_tokens("the KV cache of the phone") == ["kv", "cache", "phone"]
+    assert query_tokens("the") == ["the"]
+
+
+def test_check_json_lists_findings_with_locations(tmp_path: Path) -> None:
+    _, result = refgen_on_sloppy(tmp_path, "check", "--format", "json")
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert list(data) == ["classes", "without_entries", "findings"]
+    assert data["classes"] == 2
+    assert len(data["findings"]) == 9
+    assert all(list(f) == ["path", "line", "kind", "message"] for f in data["findings"])
+    assert {f["path"] for f in data["findings"]} == {"src/pkg/mod.py"}
+
+
+def test_check_json_is_clean_on_our_scenarios(runs) -> None:
+    result = runs["json-check"]
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["findings"] == []
+
+
+# --------------------------------------------------------------------------- terminal
+
+
+def test_output_wraps_at_word_boundaries_to_the_terminal_width() -> None:
+    narrow = {"COLUMNS": "60"}
+    entry = refgen("show", "--no-cache", "PhoneFullUpdateWorkingSet", env=narrow)
+    search = refgen("search", "kv cache", env=narrow)
+    for result in (entry, search):
+        assert result.returncode == 0, result.stderr
+        assert max(len(line) for line in result.stdout.splitlines()) <= 60
+        assert "\x1b" not in result.stdout  # not a terminal: no colour
+    description = json.loads(runs_once("export-stdout"))["registry_entries"][0]["description"]
+    words = " ".join(description.split()).split(" ")
+    printed = entry.stdout.split()
+    assert all(word in printed for word in words)  # no word cut in two
+
+
+def runs_once(key: str) -> str:
+    return refgen(*COMMANDS[key]).stdout
+
+
+def on_a_terminal(*args: str, env: dict[str, str]) -> str:
+    """What ``refgen ARGS`` writes to a pseudo-terminal."""
+    import pty
+
+    leader, follower = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "refgen", *args],
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+        cwd=REPO,
+        env={**os.environ, "COLUMNS": "100", **env},
+    ) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the other end closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait()
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color() -> None:
+    environment = {k: "" for k in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE")}
+    styled = on_a_terminal("search", "kv cache", env={**environment, "TERM": "xterm-256color"})
+    assert "\x1b[" in styled and "KvCacheScenario" in styled
+    plain = on_a_terminal(
+        "search", "kv cache", env={**environment, "NO_COLOR": "1", "TERM": "xterm-256color"}
+    )
+    assert "\x1b" not in plain and "KvCacheScenario" in plain
+    piped = refgen("search", "kv cache", env={"FORCE_COLOR": "1"})
+    assert "\x1b" not in piped.stdout
+
+
+# --------------------------------------------------------------------------- completion, version
+
+
+def test_version() -> None:
+    result = refgen("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"refgen {metadata.version('refgen')}"
+
+
+def test_completion_names_lists_what_show_takes(runs) -> None:
+    result = runs["completion-names"]
+    assert result.returncode == 0, result.stderr
+    names = result.stdout.splitlines()
+    assert {
+        "PhoneFullUpdateWorkingSet",
+        "UpdateWorkingSetScenario",
+        "UpdateWorkingSetScenario.step_floor",
+        "calc_update_step_traffic",
+    } <= set(names)
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_bash_completion_completes_commands_options_and_names(tmp_path: Path) -> None:
+    script = refgen("completion", "bash")
+    assert script.returncode == 0, script.stderr
+    (tmp_path / "refgen.bash").write_text(script.stdout, encoding="utf-8")
+    # `refgen` on PATH as this interpreter's module, for the names.
+    (tmp_path / "refgen").write_text(f'#!/bin/sh\nexec {sys.executable} -m refgen "$@"\n')
+    (tmp_path / "refgen").chmod(0o755)
+
+    def complete(line: str) -> list[str]:
+        words = line.split(" ")
+        program = (
+            f"source {tmp_path / 'refgen.bash'}\n"
+            f"COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; COMP_LINE='{line}'; "
+            f"COMP_POINT={len(line)}\n"
+            "_shtab_refgen refgen\n"
+            'printf "%s\\n" "${COMPREPLY[@]}"\n'
+        )
+        done = subprocess.run(
+            ["bash", "-c", program],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env={**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"},
+            check=False,
+        )
+        return done.stdout.split()
+
+    assert "search" in complete("refgen se")
+    assert "--format" in complete("refgen export --fo")
+    assert {"json", "csv"} == set(complete("refgen export --format "))
+    assert "PhoneFullUpdateWorkingSet" in complete("refgen show PhoneF")
 
 
 # --------------------------------------------------------------------------- lean imports
@@ -518,7 +923,7 @@ def test_terminal_output_never_carries_control_characters(
         tmp_path, "noisy", {"mod": NOISY, "reg": NOISY_REGISTRY}, registry="reg.Registry"
     )
     options = ("--module", "noisy.mod", "--registry", "noisy.reg.Registry")
-    result = refgen(*options, *args, cwd=project.root, env={"PYTHONPATH": str(project.src)})
+    result = refgen(*options, *args, cwd=project.root, env=project.environment())
     assert result.returncode == 0, result.stderr
     assert not [c for c in result.stdout if ord(c) < 32 and c not in "\n"], repr(result.stdout)
     if args[0] == "show":

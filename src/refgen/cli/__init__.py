@@ -1,13 +1,16 @@
 """The ``refgen`` command line: look things up in the reference without building it.
 
 ``refgen show NAME`` prints one registry entry, class, attribute or helper;
-``refgen search WORD`` lists what mentions a word; ``refgen check`` prints
-the findings of :mod:`refgen.checks`; ``refgen export --json`` writes the
-whole reference as JSON (see ``export_schema.json``).
+``refgen search QUERY`` ranks what QUERY's words lead to; ``refgen check``
+prints the findings of :mod:`refgen.checks`; ``refgen export`` writes the
+whole reference as JSON (see ``export_schema.json``) or every registry value
+as CSV; ``refgen completion SHELL`` prints a completion script. Every command
+but ``completion`` takes ``--format json``; human output goes through rich.
 
 Each command is a module of this package with a ``run(args) -> int``
 (:mod:`~refgen.cli.show`, :mod:`~refgen.cli.search`, :mod:`~refgen.cli.check`,
-:mod:`~refgen.cli.export`); what they share is in :mod:`refgen.cli.common`.
+:mod:`~refgen.cli.export`, :mod:`~refgen.cli.completion`); what they share is
+in :mod:`refgen.cli.common`.
 All of them ask one :class:`refgen.project.Project`, and none imports Sphinx
 or docutils. This module holds only the argument parser and :func:`main`, and
 imports a command (and with it the analysis) only once it is chosen.
@@ -57,11 +60,12 @@ def parser() -> argparse.ArgumentParser:
     commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     show = commands.add_parser(
         "show",
-        parents=[common],
+        parents=[common, output_format("text", "json")],
         help="print a registry entry, class, attribute or helper",
-        description="NAME is a registry entry (PhoneFullUpdateWorkingSet), a class "
-        "(UpdateWorkingSetScenario or its dotted path), an attribute of either "
-        "(UpdateWorkingSetScenario.step_floor) or a helper function.",
+        description="NAME is a registry entry (PhoneFullUpdateWorkingSet, "
+        "Scenarios.PhoneFullUpdateWorkingSet), a class (UpdateWorkingSetScenario or "
+        "refgen_scenarios.training.UpdateWorkingSetScenario), an attribute of either "
+        "(UpdateWorkingSetScenario.step_floor) or a helper function, in any case.",
     )
     show.add_argument("name", metavar="NAME")
     show.add_argument(
@@ -77,16 +81,81 @@ def parser() -> argparse.ArgumentParser:
         "pyproject.toml; a page is used again only while every file it came from is unchanged)",
     )
     search = commands.add_parser(
-        "search", parents=[common], help="list classes, attributes and entries mentioning WORD"
+        "search",
+        parents=[common, output_format("text", "json")],
+        help="list the classes, attributes, entries and helpers QUERY's words lead to, best first",
+        description="Ranks by how many of QUERY's words each item has, and where: its name, "
+        "then its summary, then its description, equation and units.",
     )
-    search.add_argument("word", metavar="WORD")
+    search.add_argument("query", metavar="QUERY")
+    search.add_argument(
+        "--limit",
+        type=whole_number,
+        default=20,
+        metavar="N",
+        help="show the best N results (default 20; 0 shows all)",
+    )
     commands.add_parser(
-        "check", parents=[common], help="lint the scenario metadata; non-zero exit on findings"
+        "check",
+        parents=[common, output_format("text", "json")],
+        help="lint the scenario metadata; non-zero exit on findings",
     )
-    export = commands.add_parser("export", parents=[common], help="write the whole reference")
-    export.add_argument("--json", action="store_true", help="as JSON (schema version 1)")
+    export = commands.add_parser(
+        "export",
+        parents=[common, output_format("json", "csv")],
+        help="write the whole reference (JSON) or every registry value (CSV)",
+    )
+    export.add_argument(
+        "--json",
+        dest="format",
+        action="store_const",
+        const="json",
+        help="the same as --format json",
+    )
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    completion = commands.add_parser(
+        "completion",
+        parents=[common],
+        help="print a shell completion script (bash, zsh or tcsh)",
+        description="Print the completion script for SHELL; the command line's documentation "
+        "says where to put it.",
+    )
+    completion.add_argument(
+        "shell", metavar="SHELL", nargs="?", choices=SHELLS, help=" or ".join(SHELLS)
+    )
+    completion.add_argument(
+        "--names",
+        action="store_true",
+        help="print every name `refgen show` takes, one a line (what the script completes with)",
+    )
+    completion.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="with --names: list them afresh, without reading or writing .refgen_cache/",
+    )
     return main_parser
+
+
+SHELLS = ("bash", "zsh", "tcsh")
+
+
+def output_format(*choices: str) -> argparse.ArgumentParser:
+    """The ``--format`` option, its first choice the default."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--format",
+        choices=choices,
+        default=choices[0],
+        help=f"output format (default {choices[0]})",
+    )
+    return options
+
+
+def whole_number(text: str) -> int:
+    """An option's value that must be 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    return int(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,13 +165,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from refgen.analysis.failures import describe_error
     from refgen.analysis.guard import call_user_code
-    from refgen.cli.common import EXIT_NOT_FOUND, EXIT_USAGE, CliError  # after parsing
+    from refgen.cli.common import (  # after parsing
+        EXIT_NOT_FOUND,
+        EXIT_USAGE,
+        CliError,
+        emit_json,
+        error_record,
+    )
 
     command = importlib.import_module(f"refgen.cli.{args.command}")
     status, error = call_user_code(_run, command, args)
     if error is None:
         return int(status or 0)
     if isinstance(error, CliError):
+        if getattr(args, "format", None) == "json":
+            emit_json(error_record(error))
         print(printable(str(error)), file=sys.stderr)
         return error.status
     if isinstance(error, BrokenPipeError):  # `refgen export --json | head`: the reader left
@@ -117,7 +194,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         traceback.print_exception(error, file=sys.stderr)
     hint = "" if getattr(args, "debug", False) else " (--debug shows the traceback)"
-    print(printable(f"refgen: {describe_error(error)}{hint}"), file=sys.stderr)
+    message = f"refgen: {describe_error(error)}"
+    if getattr(args, "format", None) == "json":
+        emit_json(error_record(CliError(message)))
+    print(printable(message + hint), file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -1,19 +1,54 @@
-"""``refgen check``: print the findings of :mod:`refgen.checks`, one line each."""
+"""``refgen check``: print the findings of :mod:`refgen.checks`, one line each, or as JSON.
+
+Each finding starts a line with ``path:line: [kind]``, so editors can jump to
+it; a message longer than the terminal is wide goes on indented lines.
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import Any
 
 from refgen.checks import CheckReport, Finding, run_checks
-from refgen.cli.common import EXIT_NOT_FOUND, EXIT_OK, build_project, emit, shown_path
+from refgen.cli.common import (
+    EXIT_NOT_FOUND,
+    EXIT_OK,
+    build_project,
+    console,
+    emit_json,
+    shown_path,
+    warn,
+)
+from refgen.render.text import Wrapped
 
 
 def run(args: argparse.Namespace) -> int:
     report = run_checks(build_project(args))
-    emit(finding_line(f) for f in report.findings)
-    print(summary(report), file=sys.stderr)
+    if args.format == "json":
+        emit_json(report_record(report))
+    else:
+        out = console()
+        for found in report.findings:
+            out.print(Wrapped(finding_line(found), hanging="    "))
+        warn(summary(report))
     return EXIT_NOT_FOUND if report.findings else EXIT_OK
+
+
+def report_record(report: CheckReport) -> dict[str, Any]:
+    """The report as JSON data: the counts, then each finding (path as printed)."""
+    return {
+        "classes": report.classes,
+        "without_entries": report.without_entries,
+        "findings": [
+            {
+                "path": shown_path(f.path) if f.line else f.path,
+                "line": f.line,
+                "kind": f.kind,
+                "message": f.message,
+            }
+            for f in report.findings
+        ],
+    }
 
 
 def finding_line(finding: Finding) -> str:

@@ -3,17 +3,26 @@
 The command line's own rule lives here: the Project records a module or a
 registry that cannot be imported as a problem, and a command that needs it
 stops with that problem as a one-line error and exit status 2.
+
+Names are taken as the site writes them: a name matches when its dotted parts,
+ignoring case, end one of an object's full dotted paths (``Scenarios.X``,
+``X``, ``module.Class``, ``Class.attribute``). Output for a person goes through
+a rich console (styled only on a terminal and never with ``NO_COLOR``); for a
+script, through :func:`emit_json`.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from refgen.analysis import discovery
 from refgen.analysis.model import (
@@ -27,7 +36,13 @@ from refgen.analysis.model import (
 )
 from refgen.config import COMMAND_LINE, ConfigError, Settings, load_settings
 from refgen.project import Project
-from refgen.render.markup import printable
+from refgen.render.blocks import Page
+from refgen.render.markup import escaped_unprintable, printable
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -150,42 +165,68 @@ class Target:
     helper: HelperDoc | None = None
 
 
-def close_matches(name: str, candidates: Iterable[str], limit: int = 5) -> list[str]:
-    """Candidates most like ``name``, ignoring case.
+@dataclass(frozen=True)
+class Known(Generic[T]):
+    """Something a name can refer to, with every dotted path it goes by."""
 
-    A dotted name is held against whole candidates; a bare name against bare
-    candidates and against the last part of dotted ones, so ``step_flor`` finds
-    ``Class.step_floor`` but ``UpdateWorkingSet`` does not find every attribute
-    of ``UpdateWorkingSetScenario``.
+    item: T
+    paths: tuple[str, ...]
+    """Full dotted paths; a name matches when its parts end one of them."""
+
+
+def name_parts(name: str) -> tuple[str, ...]:
+    """The dotted parts of ``name``, case-folded: ``Scenarios.X`` is ``("scenarios", "x")``."""
+    return tuple(part.casefold() for part in name.strip().split("."))
+
+
+def ends_path(name: str, path: str) -> bool:
+    """Whether ``name``'s parts are the last parts of ``path``, ignoring case."""
+    wanted, parts = name_parts(name), name_parts(path)
+    return len(wanted) <= len(parts) and parts[len(parts) - len(wanted) :] == wanted
+
+
+def pick(name: str, known: Sequence[Known[T]], what: str) -> T | None:
+    """The one item ``name`` ends a path of; one spelt exactly as given wins a tie of case.
+
+    Several items left is a CliError (exit status 1) listing their paths.
     """
-    wanted = name.lower()
-    scored = []
-    for candidate in dict.fromkeys(candidates):
-        compared = candidate.lower()
-        if "." not in name:
-            compared = compared.rpartition(".")[2]
-        score = SequenceMatcher(None, wanted, compared).ratio()
-        if score >= 0.6:
-            scored.append((-score, candidate))
-    return [candidate for _, candidate in sorted(scored)[:limit]]
+    found = [k for k in known if any(ends_path(name, p) for p in k.paths)]
+    if len(found) > 1:
+        exact = [k for k in found if any(p.endswith(name.strip()) for p in k.paths)]
+        found = exact or found
+    if len(found) > 1:
+        listed = ", ".join(sorted(k.paths[0] for k in found))
+        raise CliError(f"refgen: {name!r} names several {what}: {listed}", EXIT_NOT_FOUND)
+    return found[0].item if found else None
+
+
+def known_entries(project: Project) -> list[Known[RegistryEntryDoc]]:
+    """Every registry entry, by the registry's configured path and its defining path."""
+    found = registry(project)
+    if found is None:
+        return []
+    prefixes = [found.qualname]
+    obj = project.resolve(found.qualname)
+    if isinstance(obj, type):
+        prefixes.append(discovery.dotted_path(obj))
+    return [
+        Known(entry, tuple(dict.fromkeys(f"{p}.{entry.name}" for p in prefixes)))
+        for entry in found.entries
+    ]
+
+
+def known_classes(project: Project) -> list[Known[type]]:
+    return [Known(cls, (discovery.dotted_path(cls),)) for cls in classes(project)]
 
 
 def resolve_owner(project: Project, name: str) -> Target | None:
-    """An entry or class called ``name``; CliError when a short class name is ambiguous."""
-    registry(project)
-    entry = project.entry(name)
+    """The entry or class ``name`` names: ``X``, ``Scenarios.X``, ``module.Class``, any case."""
+    entry = pick(name, known_entries(project), "registry entries")
     if entry is not None:
         return Target("entry", project.entry_scenario(entry), entry)
-    matches = [
-        cls
-        for cls in classes(project)
-        if name in (cls.__name__, cls.__qualname__, discovery.dotted_path(cls))
-    ]
-    if len(matches) > 1:
-        listed = ", ".join(sorted(discovery.dotted_path(c) for c in matches))
-        raise CliError(f"refgen: {name!r} names several classes: {listed}", EXIT_NOT_FOUND)
-    if matches:
-        return Target("class", project.scenario(matches[0]))
+    cls = pick(name, known_classes(project), "classes")
+    if cls is not None:
+        return Target("class", project.scenario(cls))
     return None
 
 
@@ -194,37 +235,71 @@ def resolve_target(project: Project, name: str) -> Target:
     owner = resolve_owner(project, name)
     if owner is not None:
         return owner
-    prefix, dot, attribute = name.rpartition(".")
+    prefix, dot, attribute = name.strip().rpartition(".")
     if dot:
         owner = resolve_owner(project, prefix)
         if owner is not None and owner.scenario is not None:
-            if attribute in owner.scenario.attribute_names:
-                return Target("attribute", owner.scenario, owner.entry, attribute)
-            suggestions = close_matches(attribute, owner.scenario.attribute_names)
-            raise NotFound(
-                f"refgen: {prefix} has no attribute {attribute!r}",
-                [f"{prefix}.{s}" for s in suggestions],
-            )
+            return attribute_of(owner, prefix, attribute)
     found = helpers(project)
-    for helper in found:
-        if name in (helper.name, helper.qualname):
-            return Target("helper", helper=helper)
+    helper = pick(name, [Known(h, (h.qualname,)) for h in found], "helpers")
+    if helper is not None:
+        return Target("helper", helper=helper)
     raise NotFound(
         f"refgen: no registry entry, class, attribute or helper is called {name!r}",
-        close_matches(name, candidate_names(project, found)),
+        close_matches(name, candidate_paths(project, found)),
     )
 
 
-def candidate_names(project: Project, helpers: Sequence[HelperDoc]) -> list[str]:
-    """Every name ``show`` knows, for suggestions."""
-    found: list[str] = []
-    entries = project.registry.entries if project.registry else ()
-    found.extend(entry.name for entry in entries)
+def attribute_of(owner: Target, prefix: str, attribute: str) -> Target:
+    """The attribute of an entry's or a class's scenario, any case; NotFound with the nearest."""
+    assert owner.scenario is not None
+    names = owner.scenario.attribute_names
+    known = [Known(n, (n,)) for n in names]
+    found = pick(attribute, known, f"attributes of {prefix}")
+    if found is not None:
+        return Target("attribute", owner.scenario, owner.entry, found)
+    raise NotFound(
+        f"refgen: {prefix} has no attribute {attribute!r}",
+        [f"{prefix}.{s}" for s in close_matches(attribute, attribute_names(owner.scenario))],
+    )
+
+
+def candidate_paths(project: Project, helpers: Sequence[HelperDoc]) -> list[tuple[str, int]]:
+    """Everything ``show`` knows, for suggestions: each full dotted path, and how many of
+    its last parts a reader writes at least (2 for ``Class.attribute``, else 1)."""
+    found = [(path, 1) for known in known_entries(project) for path in known.paths]
     for scenario in scenarios(project):
-        found.append(scenario.name)
-        found.extend(f"{scenario.name}.{a}" for a in scenario.attribute_names)
-    found.extend(helper.name for helper in helpers)
+        found.append((scenario.qualname, 1))
+        found.extend((f"{scenario.qualname}.{a}", 2) for a in scenario.attribute_names)
+    found.extend((helper.qualname, 1) for helper in helpers)
     return found
+
+
+def close_matches(name: str, paths: Iterable[tuple[str, int]], limit: int = 5) -> list[str]:
+    """The names most like ``name``, ignoring case.
+
+    ``name`` is held against as many last parts of each path as it has: a bare
+    name against bare names (so ``step_flor`` finds ``Class.step_floor``, but
+    ``UpdateWorkingSet`` not every attribute of ``UpdateWorkingSetScenario``),
+    ``Scenarios.PhoneFullUpdateWorkingSt`` against ``Scenarios.PhoneFullUpdateWorkingSet``.
+    Each is suggested with as many parts as were compared, and at least as many
+    as a reader writes.
+    """
+    wanted = name_parts(name)
+    best: dict[str, float] = {}
+    for path, least in paths:
+        parts = path.split(".")
+        compared = ".".join(parts[-len(wanted) :]).casefold()
+        score = SequenceMatcher(None, ".".join(wanted), compared).ratio()
+        shown = ".".join(parts[-max(len(wanted), least) :])
+        if score >= 0.6 and score > best.get(shown, 0.0):
+            best[shown] = score
+    ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+    return [shown for shown, _ in ranked[:limit]]
+
+
+def attribute_names(scenario: ScenarioDoc) -> list[tuple[str, int]]:
+    return [(name, 1) for name in scenario.attribute_names]
 
 
 # --------------------------------------------------------------------------- text
@@ -257,3 +332,84 @@ def emit(lines: Iterable[str]) -> None:
     text = "\n".join(printable(line) for line in lines)
     if text:
         sys.stdout.write(text + "\n")
+
+
+def warn(message: str) -> None:
+    """A message for the reader, on standard error, control characters replaced."""
+    print(printable(message), file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def coloured() -> bool:
+    """Whether to style the output: only on a terminal, and never with ``NO_COLOR`` set."""
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    try:
+        return sys.stdout.isatty()
+    except ValueError:  # closed
+        return False
+
+
+def console() -> Console:
+    """A rich console on standard output: styled only when :func:`coloured` says so,
+    as wide as the terminal (``COLUMNS``, else 80, when there is none), and reading
+    no markup, emoji codes or highlights into the data it prints."""
+    from rich.console import Console
+
+    class QuietConsole(Console):
+        def on_broken_pipe(self) -> None:
+            """The reader left (``refgen show X | head``): say so as Python would, and
+            let :func:`refgen.cli.main` end quietly, not exit from inside a print."""
+            self.quiet = True
+            raise BrokenPipeError
+
+    styled = coloured()
+    return QuietConsole(
+        file=sys.stdout,
+        force_terminal=styled,
+        color_system="auto" if styled else None,
+        no_color=not styled,
+        markup=False,
+        emoji=False,
+        highlight=False,
+    )
+
+
+def print_page(page: Page) -> None:
+    """A summary page (``show``, ``search``) through :class:`SummaryWriter`: tables and
+    paragraphs wrapped at word boundaries to the terminal's width."""
+    from refgen.render.text import SummaryWriter
+
+    out = console()
+    for renderable in SummaryWriter().renderables(page):
+        out.print(renderable)
+
+
+def print_text(text: str) -> None:
+    """Text already laid out (``show --page``), written as it is."""
+    console().out(printable(text), end="", highlight=False)
+
+
+def terminal_width() -> int:
+    return console().width
+
+
+def emit_json(data: Any) -> None:
+    """``data`` as JSON on standard output (see :func:`json_text`)."""
+    sys.stdout.write(json_text(data))
+
+
+def json_text(data: Any) -> str:
+    """``data`` as JSON that is safe to print: readable non-ASCII text, and escapes
+    for what a terminal would act on (JSON itself escapes the other control
+    characters); the value read back is the same. Never ``NaN``: that is not JSON."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    return escaped_unprintable(text + "\n")
+
+
+def error_record(error: CliError) -> dict[str, Any]:
+    """A failure as JSON data, for ``--format json``."""
+    suggestions = list(error.suggestions) if isinstance(error, NotFound) else []
+    return {"error": {"status": error.status, "message": str(error), "suggestions": suggestions}}

@@ -1,14 +1,20 @@
-"""``refgen export --json``: the whole reference as JSON data (see ``export_schema.json``).
+"""``refgen export``: the whole reference as JSON data (see ``export_schema.json``), or CSV.
 
-Files are given relative to the folder that holds the top-level package, so
-the export is the same wherever the code is checked out.
+JSON is the default (``--format json``, or ``--json``); ``--format csv`` gives
+one row per value of every registry entry, for spreadsheets. Files are given
+relative to the folder that holds the top-level package, so the export is the
+same wherever the code is checked out. Every value carries its display text
+and, when it is a number, its magnitude and pint's name of its unit.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import csv
+import io
+import math
 import sys
+from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +25,38 @@ from refgen.analysis.model import (
     Docstring,
     HelperDoc,
     ParameterEntry,
+    RegistryEntryDoc,
     ScenarioDoc,
     section_field,
 )
-from refgen.cli.common import EXIT_OK, CliError, build_project, helpers, registry, scenarios
+from refgen.cli.common import EXIT_OK, build_project, helpers, json_text, registry, scenarios
+from refgen.evaluate.values import Value
 from refgen.project import Project
-from refgen.render.markup import escaped_unprintable
+from refgen.render.markup import printable
 
 SCHEMA_VERSION = 1
 
 
+CSV_COLUMNS = (
+    "entry",
+    "class",
+    "attribute",
+    "kind",
+    "text",
+    "magnitude",
+    "units",
+    "available",
+    "reason",
+)
+"""The columns of ``--format csv``, one row per value of every registry entry."""
+
+
 def run(args: argparse.Namespace) -> int:
-    if not args.json:
-        raise CliError("refgen export: choose a format: --json (the only one so far)")
-    text = json_text(export_reference(build_project(args)))
+    project = build_project(args)
+    if args.format == "csv":
+        text = csv_text(export_entries(project))
+    else:
+        text = json_text(export_reference(project))
     if args.output and args.output != "-":
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -40,11 +64,30 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def json_text(data: Any) -> str:
-    """``data`` as JSON that is safe to print: readable non-ASCII text, and escapes
-    for what a terminal would act on (JSON itself escapes the other control
-    characters); the value read back is the same."""
-    return escaped_unprintable(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+def csv_text(entries: list[dict[str, Any]]) -> str:
+    """The values of exported entries as CSV: a header, then a row per value. Control
+    characters are replaced, as on the terminal: a spreadsheet cell has no use for them."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for entry in entries:
+        for value in entry["values"]:
+            magnitude = value["magnitude"]
+            writer.writerow(
+                printable(str(cell))
+                for cell in (
+                    entry["name"],
+                    entry["class"],
+                    value["name"],
+                    value["kind"],
+                    value["text"],
+                    "" if magnitude is None else repr(magnitude),
+                    value["units"],
+                    "true" if value["available"] else "false",
+                    value["reason"],
+                )
+            )
+    return out.getvalue()
 
 
 def export_reference(project: Project) -> dict[str, Any]:
@@ -175,36 +218,50 @@ def export_parameters(entries: tuple[ParameterEntry, ...]) -> list[dict[str, str
 def export_entries(project: Project) -> list[dict[str, Any]]:
     """Every registry entry with its stated inputs and computed values."""
     read = registry(project)
-    if read is None:
-        return []
-    file = registry_file(project)
-    out = []
-    for entry in read.entries:
-        scenario = project.entry_scenario(entry)
-        computed = project.entry_values(scenario, entry)
-        inputs = {i.name for i in scenario.inputs}
-        out.append(
-            {
-                "name": entry.name,
-                "qualname": computed.qualname,
-                "class": entry.scenario,
-                "description": entry.description,
-                "file": file if entry.location else None,
-                "line": entry.location.line if entry.location else None,
-                "inputs": [{"name": n, "text": t} for n, t in entry.inputs],
-                "values": [
-                    {
-                        "name": v.name,
-                        "kind": "input" if v.name in inputs else "derived",
-                        "text": v.text,
-                        "available": v.available,
-                        "reason": v.reason,
-                    }
-                    for v in computed.values
-                ],
-            }
-        )
-    return out
+    return [export_entry(project, entry) for entry in read.entries] if read else []
+
+
+def export_entry(project: Project, entry: RegistryEntryDoc) -> dict[str, Any]:
+    """One registry entry with its stated inputs and computed values."""
+    scenario = project.entry_scenario(entry)
+    computed = project.entry_values(scenario, entry)
+    inputs = {i.name for i in scenario.inputs}
+    return {
+        "name": entry.name,
+        "qualname": computed.qualname,
+        "class": entry.scenario,
+        "description": entry.description,
+        "file": registry_file(project) if entry.location else None,
+        "line": entry.location.line if entry.location else None,
+        "inputs": [{"name": n, "text": t} for n, t in entry.inputs],
+        "values": [
+            export_value(v, "input" if v.name in inputs else "derived") for v in computed.values
+        ],
+    }
+
+
+def export_value(value: Value, kind: str) -> dict[str, Any]:
+    """A value as the pages show it, and as a number in a named unit when it is one."""
+    magnitude = json_number(value.magnitude) if value.available else None
+    return {
+        "name": value.name,
+        "kind": kind,
+        "text": value.text,
+        "magnitude": magnitude,
+        "units": value.units if magnitude is not None else "",
+        "available": value.available,
+        "reason": value.reason,
+    }
+
+
+def json_number(number: Any) -> int | float | None:
+    """``number`` as a JSON number (numpy's too); None for anything else, NaN and infinities."""
+    if isinstance(number, bool) or not isinstance(number, Real):
+        return None
+    if isinstance(number, Integral):
+        return int(number)
+    converted = float(number)
+    return converted if math.isfinite(converted) else None
 
 
 def registry_file(project: Project) -> str | None:

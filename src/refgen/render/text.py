@@ -1,21 +1,29 @@
 """Pages as terminal text: the same blocks the site shows, walked into wrapped lines.
 
-:class:`TextWriter` prints a whole page (``refgen show --page``);
-:class:`SummaryWriter` prints the command line's compact summaries
-(``refgen show``, ``refgen search``). Every string is data and printed as
-such; control characters are replaced, so nothing a scenario computes can move
-the cursor or recolour the terminal. MathML and SVG are left out (the code of
-each equation stands beside them), as are tables of contents.
+:class:`TextWriter` prints a whole page (``refgen show --page``) at a given
+width; :class:`SummaryWriter` turns the command line's compact summaries
+(``refgen show``, ``refgen search``) into rich renderables (:class:`Wrapped`,
+:class:`WrappedTable`) that wrap at word boundaries to whatever width the
+terminal has; rich is imported only when they are printed. Every string is
+data and printed as such; control characters are replaced, so nothing a
+scenario computes can move the cursor or recolour the terminal. MathML and SVG
+are left out (the code of each equation stands beside them), as are tables of
+contents.
 """
 
 from __future__ import annotations
 
 import itertools
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from refgen.render import blocks as b
 from refgen.render.markup import printable
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+    from rich.text import Text
 
 WIDTH = 88
 UNDERLINES = "=-~^"
@@ -213,88 +221,171 @@ def _fitted_widths(rows: list[list[str]], room: int) -> list[int]:
     return widths
 
 
-class SummaryWriter:
-    """Blocks as the command line's compact summaries (``refgen show``, ``refgen search``).
+class Wrapped:
+    """A paragraph that rich prints wrapped at word boundaries to the width it is given,
+    continuation lines indented by ``hanging`` (a rich renderable)."""
 
-    The title stands alone; subtitle paragraphs follow it indented; top-level
-    blocks are separated by one blank line; a section's content is indented
-    under its title with no blank lines; a table has no header when its header
-    is empty; a field's first block follows its label.
+    def __init__(self, text: str, indent: str = "", hanging: str | None = None, style: str = ""):
+        self.text, self.indent, self.hanging, self.style = text, indent, hanging, style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.text import Text
+
+        # Only a word longer than a whole line is broken.
+        for line in _wrap(self.text, self.indent, options.max_width, self.hanging, True):
+            yield Text(line, style=self.style, no_wrap=True, overflow="crop")
+
+
+class SummaryWriter:
+    """Blocks as the command line's compact summaries (``refgen show``, ``refgen search``),
+    as rich renderables that fit the terminal's width.
+
+    The title stands alone, in bold; subtitle paragraphs follow it indented;
+    top-level blocks are separated by one blank line; a section's content is
+    indented under its title with no blank lines; a table has no header when
+    its header is empty, and its last column wraps first; a field's first block
+    follows its label. Every string is data: it passes :func:`printable` and is
+    never read as rich markup.
     """
 
-    def __init__(self, width: int = WIDTH) -> None:
-        self.width = width
+    def renderables(self, page: b.Page) -> list[RenderableType]:
+        from rich.text import Text
 
-    def page(self, page: b.Page) -> list[str]:
-        lines = [printable(page.title)] if page.title else []
-        lines += [
-            "  " + _paragraph_text(item)
+        shown: list[RenderableType] = []
+        if page.title:
+            shown.append(Text(printable(page.title), style="bold"))
+        shown += [
+            Wrapped(_paragraph_text(item), "  ", "    ", style="dim")
             for item in page.blocks
             if isinstance(item, b.Paragraph) and _is_subtitle(item)
         ]
-        groups = [self.block(item, "") for item in page.blocks if not _is_subtitle(item)]
-        for group in groups:
-            if lines:
-                lines.append("")
-            lines += group
-        return [printable(line) for line in lines]
+        for item in page.blocks:
+            if _is_subtitle(item):
+                continue
+            if shown:
+                shown.append(Text(""))
+            shown += self.block(item, "")
+        return shown
 
-    def blocks(self, items: Iterable[b.Block], indent: str) -> list[str]:
-        return [line for item in items for line in self.block(item, indent)]
+    def blocks(self, items: Iterable[b.Block], indent: str) -> list[RenderableType]:
+        return [shown for item in items for shown in self.block(item, indent)]
 
-    def block(self, item: b.Block, indent: str) -> list[str]:
+    def block(self, item: b.Block, indent: str) -> list[RenderableType]:
+        from rich.text import Text
+
         match item:
             case b.Paragraph():
                 hanging = indent + "  " if b.HANGING in item.classes else indent
-                return _wrap(
-                    _paragraph_text(item), indent, self.width, hanging, break_long_words=True
-                )
+                return [Wrapped(_paragraph_text(item), indent, hanging)]
             case b.Prose():
-                return self._wrap(item.text, indent)
+                return [Wrapped(item.text, indent)]
             case b.CodeBlock():
-                return [indent + line for line in item.text.split("\n")]
+                return [Wrapped(line, indent, indent + "    ") for line in item.text.split("\n")]
             case b.Section():
-                return [indent + item.title, *self.blocks(item.blocks, indent + "  ")]
+                title = Text(indent + printable(item.title), style="bold")
+                return [title, *self.blocks(item.blocks, indent + "  ")]
             case b.FieldList():
-                return [line for field in item.fields for line in self._field(field, indent)]
+                return [shown for field in item.fields for shown in self._field(field, indent)]
             case b.Definitions():
-                lines = []
+                shown: list[RenderableType] = []
                 for term, body in item.items:
-                    lines += [indent + term, *self.blocks(body, indent + "    ")]
-                return lines
+                    shown += [Wrapped(term, indent, indent + "    ", style="bold")]
+                    shown += self.blocks(body, indent + "    ")
+                return shown
             case b.Table():
                 return self._table(item, indent)
-        return TextWriter(self.width).block(item, indent, 1)
+        return [Text(printable(line)) for line in TextWriter().block(item, indent, 1)]
 
-    def _wrap(self, text: str, indent: str, hanging: str | None = None) -> list[str]:
-        # As the command line always wrapped: a word longer than a line is broken.
-        return _wrap(text, indent, self.width, hanging, break_long_words=True)
-
-    def _field(self, field: b.Field, indent: str) -> list[str]:
+    def _field(self, field: b.Field, indent: str) -> list[RenderableType]:
         label = f"{field.label}: "
         first, *rest = field.body or (b.text(),)
+        shown: list[RenderableType]
         if isinstance(first, b.CodeBlock):
             head, *tail = first.text.split("\n")
-            lines = [indent + label + head, *(indent + " " * len(label) + line for line in tail)]
+            continued = indent + " " * len(label)
+            shown = [Wrapped(label + head, indent, continued + "    ")]
+            shown += [Wrapped(line, continued, continued + "    ") for line in tail]
         else:
             text = _paragraph_text(first) if isinstance(first, b.Paragraph) else ""
-            lines = self._wrap(label + text, indent, indent + "  ")
-        return lines + self.blocks(rest, indent + "  ")
+            shown = [Wrapped(label + text, indent, indent + "  ")]
+        return shown + self.blocks(rest, indent + "  ")
 
-    def _table(self, table: b.Table, indent: str) -> list[str]:
+    def _table(self, table: b.Table, indent: str) -> list[RenderableType]:
         rows = [[_cell_text(cell) for cell in row] for row in table.rows]
-        if table.header:
-            rows.insert(0, [_cell_text(cell) for cell in table.spread_header()])
-        if not rows:
-            return []
-        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-        return [
-            (
-                indent
-                + "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]])
-            ).rstrip()
-            for row in rows
+        header = [_cell_text(cell) for cell in table.spread_header()] if table.header else None
+        return [WrappedTable(rows, header, indent)] if rows else []
+
+
+class WrappedTable:
+    """Rows of text in columns two spaces apart, as wide as the terminal allows (a rich
+    renderable): the last column wraps first, at word boundaries, then the widest
+    others; the first column is styled as a name, a header in bold."""
+
+    def __init__(self, rows: list[list[str]], header: list[str] | None, indent: str = ""):
+        self.rows = [[printable(cell) for cell in row] for row in rows]
+        self.header = [printable(cell) for cell in header] if header else None
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rows = [self.header, *self.rows] if self.header else self.rows
+        room = options.max_width - len(self.indent)
+        widths = _last_column_first(rows, room)
+        for number, row in enumerate(rows):
+            header = number == 0 and self.header is not None
+            if widths is None:
+                yield from self._stacked(row, room, header)
+            else:
+                yield from self._row(row, widths, header)
+
+    def _row(self, row: list[str], widths: list[int], header: bool) -> Iterator[Text]:
+        """One row, each cell wrapped to its column."""
+        wrapped = [
+            textwrap.wrap(cell, max(width, 1), break_on_hyphens=False) or [""]
+            for cell, width in zip(row, widths, strict=True)
         ]
+        for parts in itertools.zip_longest(*wrapped, fillvalue=""):
+            yield self._line(parts, widths, header)
+
+    def _stacked(self, row: list[str], room: int, header: bool) -> Iterator[Text]:
+        """One row for a terminal too narrow for its columns: the last cell below the
+        others, indented."""
+        *first, last = row
+        yield self._line(first, [len(cell) for cell in first], header)
+        for line in textwrap.wrap(last, max(room - 4, 1), break_on_hyphens=False):
+            yield self._line(["    " + line], [room], header, name=False)
+
+    def _line(
+        self, parts: Sequence[str], widths: Sequence[int], header: bool, name: bool = True
+    ) -> Text:
+        from rich.text import Text
+
+        line = Text(self.indent)
+        for column, (part, width) in enumerate(zip(parts, widths, strict=True)):
+            line.append(part, style="bold" if header else "cyan" if column == 0 and name else "")
+            line.append(" " * (width - len(part) + 2))
+        line.rstrip()
+        return line
+
+
+LAST_COLUMN_FLOOR = 30
+"""A table's last column is not made narrower than this (or than its longest cell):
+below it, the last cell goes on lines of its own."""
+
+
+def _last_column_first(rows: list[list[str]], room: int) -> list[int] | None:
+    """Column widths that fit ``room`` (two spaces between columns), the last column giving
+    way first, down to :data:`LAST_COLUMN_FLOOR`, then the others as :func:`_fitted_widths`
+    shares it out. None when the columns cannot fit: lay the rows out stacked."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    last = len(widths) - 1
+    others = sum(widths[:last]) + 2 * last
+    floor = min(widths[last], LAST_COLUMN_FLOOR)
+    widths[last] = max(floor, min(widths[last], room - others))
+    if others + widths[last] > room and last > 0:
+        widths[:last] = _fitted_widths([row[:last] for row in rows], room - widths[last] - 2)
+    if sum(widths) + 2 * last > room:
+        return None
+    return widths
 
 
 def _is_subtitle(item: b.Block) -> bool:
