@@ -47,7 +47,7 @@ COMMANDS = {
     "export-file": ("export", "--json", "-o", "{tmp}/reference.json"),
     "export-stdout": ("export", "--json"),
 }
-HEAVY = ("sphinx", "docutils", "myst_parser")
+HEAVY = ("sphinx", "docutils", "myst_parser", "matplotlib")
 """Packages the command line must never import."""
 
 
