@@ -77,6 +77,13 @@ MODELS = '''
             if self.stages > 4:
                 raise RuntimeError("too many stages")
             return self.stages * 2.0
+
+        @property
+        def hostile(self) -> float:
+            """One, up to three stages; above, an error whose message is markup."""
+            if self.stages > 3:
+                raise RuntimeError("<script>alert(1)</script>")
+            return 1.0
 '''
 REGISTRY = '''
     """Named pumps."""
@@ -129,7 +136,7 @@ MYST_PAGE = """\
 :from: 1
 :to: 6
 :steps: 6
-:plot: fussy
+:plot: fussy, hostile
 ```
 
 ```{refgen-sweep} Small
@@ -419,7 +426,7 @@ def line_of(path: Path, text: str, occurrence: int = 1) -> int:
         ("sweeps.rst", ".. refgen-sweep:: Small", 2, "Pump has no input 'speed'"),
         ("sweeps.rst", ".. refgen-sweep:: Small", 3, "Pump has no derived attribute 'flow'"),
         ("sweeps.rst", ".. refgen-sweep:: Small", 4, "'1 s' is not in the unit of rate (l/s"),
-        ("markdown.md", "```{refgen-sweep} Small", 1, "2 points not available"),
+        ("markdown.md", "```{refgen-sweep} Small", 1, "5 points not available"),
         ("markdown.md", "```{refgen-sweep} Small", 2, "stages is a plain number"),
     ],
 )
@@ -461,8 +468,12 @@ def test_the_rest_of_the_page_builds_and_gaps_are_shown(
     assert "the scenario at rate = 0 l/s (cannot build Pump" in warning
     markdown = read_html(result.outdir / "markdown.html")
     assert "After the Markdown sweeps." in text(main(markdown))
-    svg, table = sweep_after(markdown, "fussy of Small as stages")
+    svg, table = sweep_after(markdown, "fussy and hostile of Small as stages")
     assert [row[1] for row in table_numbers_or_gaps(table)] == [2, 4, 6, 8, None, None]
+    # An error message that is markup is shown as text, in the table and nowhere as markup.
+    assert main(markdown).find("script") is None
+    assert "not available (RuntimeError: <script>alert(1)</script>)" in text(table)
+    assert [y for _, y in plotted(svg, "hostile")] == pytest.approx([1, 1, 1])
 
 
 def table_numbers_or_gaps(table: Tag) -> list[list[float | None]]:
