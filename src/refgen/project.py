@@ -49,7 +49,8 @@ from refgen.analysis.model import (
 from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, digest
 from refgen.analysis.source import parse_module
 from refgen.config import Settings, setting_line, setting_name
-from refgen.evaluate import values
+from refgen.evaluate import sweeps, values
+from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.values import EntryValues, Quote, Value
 from refgen.render.math_elements import UnitSymbols
 
@@ -396,6 +397,10 @@ class Project:
     def quote(self, text: str) -> Quote:
         """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose."""
         return values.quote(self, text)
+
+    def sweep(self, request: SweepRequest) -> Sweep:
+        """A registry entry's figures as one of its inputs varies (``refgen-sweep``)."""
+        return sweeps.sweep(self, request)
 
     # ------------------------------------------------------------------ pages
 

@@ -48,7 +48,9 @@ WARNING_DESCRIPTIONS = {
     "of the documented modules.",
     WarningKind.VALUE: "A scenario role names an entry or attribute that does not exist, or a "
     "value that cannot be computed; or a derived attribute raises for a registry entry (other "
-    "than for lack of an optional input, which the tables show as not available).",
+    "than for lack of an optional input, which the tables show as not available); or a "
+    "refgen-sweep names an entry, input or figure that does not exist, gives values that are not "
+    "in the input's unit, or has points that cannot be computed.",
     WarningKind.EXAMPLE: "An example prints something other than what its docstring shows, "
     "or raises.",
     WarningKind.CHECK: "With the checks setting on: what refgen check finds beyond the "

@@ -35,6 +35,7 @@ from refgen.sphinx import (
     nodes,
     records,
     roles,
+    sweeps,
     viewcode,
 )
 from refgen.sphinx.reporting import warn, warn_problem
@@ -195,6 +196,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-index", directives.IndexDirective)
     app.add_directive("refgen-settings", directives.SettingsTableDirective)
     app.add_directive("refgen-warnings", directives.WarningsTableDirective)
+    app.add_directive("refgen-sweep", sweeps.SweepDirective)
     app.add_post_transform(roles.SourceLinks)
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)

@@ -12,10 +12,12 @@ every generated page, the environment keeps a :class:`PageRecord`:
 At ``env-get-outdated`` a page whose fingerprint is unchanged is left alone;
 one whose fingerprint changed is composed again, and re-read only if its
 digest changed. Pages that quote values (the ``scenario`` role) keep the
-values they quoted and are re-read when one changes. The warnings of every
-page that is not re-read are shown again, so an incremental build reports,
-and fails under ``-W``, exactly as a clean one. Output files of generated
-pages that no longer exist are deleted.
+values they quoted and are re-read when one changes; pages that plot sweeps
+(``refgen-sweep``) keep a digest of each sweep's data and are re-read when a
+sweep's data changes. The warnings of every page that is not re-read are
+shown again, so an incremental build reports, and fails under ``-W``,
+exactly as a clean one. Output files of generated pages that no longer exist
+are deleted.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from refgen.render.compose import compose, page_digest
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.records import planned_pages, records, replay, write_warnings
 from refgen.sphinx.state import project_of
+from refgen.sphinx.sweeps import sweep_shown
 from refgen.sphinx.viewcode import refresh_highlighted_source
 
 # ---------------------------------------------------------------------- events
@@ -66,6 +69,9 @@ def outdated_pages(
         if record.quotes and _quotes_changed(project, record.quotes):
             outdated.append(docname)
             continue
+        if _sweeps_changed(project, getattr(record, "sweeps", {})):
+            outdated.append(docname)
+            continue
         replay(record.warnings + record.example_warnings + written.get(docname, []))
     refresh_highlighted_source(app)
     _delete_outputs(app, {d for d in removed if d in known})
@@ -74,6 +80,10 @@ def outdated_pages(
 
 def _quotes_changed(project: Any, quotes: dict[str, str]) -> bool:
     return any(quote_shown(project, text) != shown for text, shown in quotes.items())
+
+
+def _sweeps_changed(project: Any, sweeps: dict[str, str]) -> bool:
+    return any(sweep_shown(project, key) != shown for key, shown in sweeps.items())
 
 
 def quote_shown(project: Any, text: str) -> str:

@@ -35,6 +35,9 @@ class PageRecord:
     digest: str | None = None
     quotes: dict[str, str] = field(default_factory=dict)
     """``scenario`` role text -> what it showed, for pages that quote values."""
+    sweeps: dict[str, str] = field(default_factory=dict)
+    """``refgen-sweep`` request (:meth:`~refgen.evaluate.sweeps.SweepRequest.key`) -> a
+    digest of what it showed, for pages that plot sweeps."""
     warnings: list[StoredWarning] = field(default_factory=list)
     """Warnings given while the page was read."""
     example_warnings: list[StoredWarning] = field(default_factory=list)
@@ -77,6 +80,10 @@ def note_page(env: Any, composed: ComposedPage) -> None:
 
 def note_quote(env: Any, text: str, shown: str) -> None:
     record_of(env).quotes[text] = shown
+
+
+def note_sweep(env: Any, key: str, shown: str) -> None:
+    record_of(env).sweeps[key] = shown
 
 
 # ---------------------------------------------------------------------- warnings

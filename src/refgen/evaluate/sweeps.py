@@ -1,0 +1,486 @@
+"""Parameter sweeps: a registry entry's figures computed again as one of its inputs varies.
+
+A sweep starts from a registry entry, replaces one input by each of a series
+of values given in the input's own unit, builds the scenario again from its
+keyword inputs and computes the figures asked for. What comes back is data:
+
+- a :class:`Sweep` with a ``problem`` and nothing else when the request cannot be
+  met at all (an entry, input or figure that does not exist, values that cannot
+  be read or are not in the input's unit);
+- otherwise the varied input and each figure as a :class:`Series` of magnitudes
+  in one unit per series, and a :class:`Gap` for each point the user's code
+  could not compute (the scenario refused the value, or a figure raised). A gap
+  is a hole in the plot and a reason, never an exception.
+
+Like the rest of evaluation, this module knows nothing of Sphinx.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from numbers import Integral, Real
+from typing import TYPE_CHECKING, Any
+
+from refgen.analysis.failures import describe_error
+from refgen.analysis.guard import call_user_code
+from refgen.analysis.model import ScenarioDoc
+from refgen.evaluate.quantities import is_quantity, readable, units_text
+from refgen.evaluate.values import NOT_AVAILABLE, grouped, pretty_number, unavailable
+
+if TYPE_CHECKING:
+    from refgen.project import Project
+
+DEFAULT_STEPS = 11
+"""Points of a ``from``/``to`` sweep that does not say how many."""
+MOST_POINTS = 200
+"""The most points one sweep may have: every point builds the scenario again."""
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    """What to sweep, as the author wrote it: every part is checked by :func:`sweep`."""
+
+    entry: str
+    """The registry entry the sweep starts from (``Entry`` or ``registry.path.Entry``)."""
+    vary: str
+    """The input that varies."""
+    plot: tuple[str, ...]
+    """The derived attributes computed at each point."""
+    values: tuple[str, ...] = ()
+    """The input's values, each a number or a quantity (``25 GB/s``)."""
+    start: str = ""
+    """Without ``values``: the first value (``from``) ..."""
+    stop: str = ""
+    """... the last (``to``) ..."""
+    steps: str = ""
+    """... and how many points, evenly spaced (:data:`DEFAULT_STEPS` when empty)."""
+    log: bool = False
+    """Space the points (and the plot's axis) logarithmically."""
+
+    def key(self) -> str:
+        """The request as one string, the same for the same request."""
+        return json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+
+    @classmethod
+    def from_key(cls, key: str) -> SweepRequest:
+        fields = json.loads(key)
+        return cls(**{**fields, "plot": tuple(fields["plot"]), "values": tuple(fields["values"])})
+
+
+@dataclass(frozen=True)
+class Series:
+    """One quantity along the sweep: the varied input, or a figure."""
+
+    name: str
+    target: str
+    """Dotted path of the attribute (``module.Class.name``), for links."""
+    unit: str
+    """The unit every magnitude is in, in short symbols (``GB/s``); empty for plain numbers."""
+    units: str
+    """pint's long name of that unit (``gigabyte / second``)."""
+    magnitudes: tuple[float | None, ...]
+    """One per point, None where the point is a gap."""
+    texts: tuple[str, ...]
+    """Each magnitude as shown (``15.625``), ``not available`` for a gap."""
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A point, or one figure at a point, that could not be computed."""
+
+    point: int
+    """Index of the point in the sweep."""
+    figure: str
+    """The figure that failed; empty when the scenario could not be built at all."""
+    reason: str
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The figures of a registry entry along a varied input, or why there are none."""
+
+    request: SweepRequest
+    problem: str = ""
+    """Why nothing could be swept; when set, the rest is empty."""
+    entry: str = ""
+    """Dotted path of the registry entry (``registry.Entry``)."""
+    entry_name: str = ""
+    scenario: str = ""
+    """Dotted path of the entry's class."""
+    input: Series | None = None
+    figures: tuple[Series, ...] = ()
+    gaps: tuple[Gap, ...] = field(default=())
+
+    def gap_messages(self) -> tuple[str, ...]:
+        """What each gap is and why, naming the point by the input's value."""
+        if self.input is None:
+            return ()
+        messages = []
+        for gap in self.gaps:
+            at = f"{self.input.name} = {_with_unit(self.input.texts[gap.point], self.input.unit)}"
+            what = f"{gap.figure} at {at}" if gap.figure else f"the scenario at {at}"
+            messages.append(f"{what} ({gap.reason})")
+        return tuple(messages)
+
+
+class Refused(Exception):
+    """The request cannot be met; the message says why."""
+
+
+def sweep(project: Project, request: SweepRequest) -> Sweep:
+    """The figures ``request`` asks for, computed at each of its points."""
+    try:
+        return _sweep(project, request)
+    except Refused as refused:
+        return Sweep(request, problem=str(refused))
+
+
+def _sweep(project: Project, request: SweepRequest) -> Sweep:
+    instance, scenario, entry = _base(project, request.entry)
+    _check_names(scenario, request)
+    timeout = project.settings.eval_timeout
+    precision = project.settings.value_precision
+    current, error = call_user_code(getattr, instance, request.vary, timeout=timeout)
+    if error is not None:
+        raise Refused(f"cannot read {request.vary} of {request.entry}: {describe_error(error)}")
+    axis = _Axis.of(current, request.vary)
+    points = axis.points(request)
+    inputs = _inputs(instance, scenario, timeout)
+    built = [_built(type(instance), inputs, request.vary, axis.value(m), timeout) for m in points]
+    gaps = [Gap(i, "", reason) for i, (_, reason) in enumerate(built) if reason]
+    columns = []
+    for name in request.plot:
+        raws, figure_gaps = _computed(scenario, name, built, timeout)
+        column, column_gaps = _column(name, raws)
+        columns.append(column)
+        gaps += figure_gaps + column_gaps
+    shown = _shown_units(columns)
+    figures = [
+        _series(column, f"{scenario.qualname}.{column.name}", shown.get(column.name), precision)
+        for column in columns
+    ]
+    x = Series(
+        request.vary,
+        f"{scenario.qualname}.{request.vary}",
+        axis.unit,
+        axis.units,
+        tuple(points),
+        tuple(_number(m, precision) for m in points),
+    )
+    return Sweep(
+        request,
+        entry=f"{entry[0]}.{entry[1]}",
+        entry_name=entry[1],
+        scenario=scenario.qualname,
+        input=x,
+        figures=tuple(figures),
+        gaps=tuple(sorted(gaps, key=lambda g: (g.point, g.figure))),
+    )
+
+
+# ---------------------------------------------------------------------- the request
+
+
+def _base(project: Project, name: str) -> tuple[Any, ScenarioDoc, tuple[str, str]]:
+    """The entry's instance, its class's record, and the entry's registry and name."""
+    registry = project.settings.registry
+    if not registry or project.registry_failed:
+        raise Refused("a sweep starts from a registry entry, and there is no registry to read")
+    found = project.entry(name)
+    if found is None:
+        raise Refused(f"no registry scenario {name!r} in {registry}")
+    instance, error = call_user_code(project.instance, found)
+    scenario = None
+    if error is None:
+        scenario, error = call_user_code(project.cache.scenario, type(instance))
+    if error is not None or scenario is None:
+        reason = describe_error(error) if error is not None else "no scenario"
+        raise Refused(f"cannot read registry scenario {name!r}: {reason}")
+    return instance, scenario, (found.registry, found.name)
+
+
+def _check_names(scenario: ScenarioDoc, request: SweepRequest) -> None:
+    inputs = [i.name for i in scenario.inputs]
+    derived = [d.name for d in scenario.derived]
+    if not request.vary:
+        raise Refused("name the input to vary")
+    if request.vary not in inputs:
+        raise Refused(
+            f"{scenario.name} has no input {request.vary!r} (its inputs: {', '.join(inputs)})"
+        )
+    if not request.plot:
+        raise Refused("name the figures to plot (derived attributes of the scenario)")
+    for name in request.plot:
+        if name not in derived:
+            raise Refused(
+                f"{scenario.name} has no derived attribute {name!r} "
+                f"(its derived attributes: {', '.join(derived)})"
+            )
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """The varied input's kind: a quantity in a unit, a whole number or a number."""
+
+    name: str
+    quantity: Any = None
+    """The entry's value when it is a pint quantity: its unit and registry are the sweep's."""
+    whole: bool = False
+
+    @classmethod
+    def of(cls, current: Any, name: str) -> _Axis:
+        if is_quantity(current):
+            if not isinstance(current.magnitude, Real):
+                raise Refused(f"{name} is not a single number (its value: {current!r})")
+            return cls(name, quantity=current)
+        if isinstance(current, bool) or not isinstance(current, Real):
+            kind = "nothing (None)" if current is None else type(current).__name__
+            raise Refused(
+                f"{name} is {kind} in this entry: only an input that is a number or a "
+                "quantity can vary"
+            )
+        return cls(name, whole=isinstance(current, Integral))
+
+    @property
+    def unit(self) -> str:
+        return units_text(self.quantity) if self.quantity is not None else ""
+
+    @property
+    def units(self) -> str:
+        return format(self.quantity.units, "D") if self.quantity is not None else ""
+
+    def value(self, magnitude: float) -> Any:
+        """The input's value at ``magnitude``: in the entry's unit and registry."""
+        if self.quantity is None:
+            return magnitude
+        return self.quantity._REGISTRY.Quantity(magnitude, self.quantity.units)
+
+    def read(self, text: str, option: str) -> float:
+        """A value as written, as a magnitude in the input's unit."""
+        text = text.strip()
+        if not text:
+            raise Refused(f"{option}: a value is empty")
+        if self.quantity is None:
+            return self._number(text, option)
+        registry = self.quantity._REGISTRY
+        read, error = call_user_code(registry.Quantity, text)
+        if error is not None or not is_quantity(read):
+            reason = f": {describe_error(error)}" if error is not None else ""
+            raise Refused(f"{option}: cannot read {text!r} as a quantity{reason}")
+        parsed: Any = read
+        if parsed.dimensionless and not self.quantity.dimensionless:
+            parsed = registry.Quantity(parsed.magnitude, self.quantity.units)
+        converted, error = call_user_code(parsed.to, self.quantity.units)
+        if error is not None or converted is None:
+            raise Refused(
+                f"{option}: {text!r} is not in the unit of {self.name} ({self.unit}, {self.units})"
+            )
+        magnitude = converted.magnitude
+        if not isinstance(magnitude, Real) or not math.isfinite(magnitude):
+            raise Refused(f"{option}: {text!r} is not a finite number")
+        if isinstance(magnitude, Integral):
+            return int(magnitude)
+        return float(f"{magnitude:.15g}")  # 1 TB/s is 1000 GB/s, not 1000.0000000000001
+
+    def _number(self, text: str, option: str) -> float:
+        try:
+            number = int(text) if self.whole and re.fullmatch(r"[+-]?[\d_]+", text) else float(text)
+        except ValueError:
+            raise Refused(
+                f"{option}: {self.name} is a plain number in this entry, and {text!r} is not one"
+            ) from None
+        if not math.isfinite(number):
+            raise Refused(f"{option}: {text!r} is not a finite number")
+        return number
+
+    def points(self, request: SweepRequest) -> list[float]:
+        if request.values and (request.start or request.stop or request.steps):
+            raise Refused("give either values or from/to/steps, not both")
+        if request.values:
+            points = [self.read(text, "values") for text in request.values]
+        elif request.start and request.stop:
+            points = self._spaced(request)
+        else:
+            raise Refused("give the values to sweep: values, or from and to (and steps)")
+        if len(points) < 2:
+            raise Refused("a sweep needs at least two values")
+        if len(points) > MOST_POINTS:
+            raise Refused(f"a sweep has at most {MOST_POINTS} points, not {len(points)}")
+        if request.log and any(p <= 0 for p in points):
+            raise Refused("a logarithmic sweep needs values above zero")
+        return points
+
+    def _spaced(self, request: SweepRequest) -> list[float]:
+        start, stop = self.read(request.start, "from"), self.read(request.stop, "to")
+        steps_text = request.steps.strip() or str(DEFAULT_STEPS)
+        if not steps_text.isdigit() or not 2 <= int(steps_text) <= MOST_POINTS:
+            raise Refused(f"steps: give a whole number from 2 to {MOST_POINTS}, not {steps_text!r}")
+        steps = int(steps_text)
+        if request.log and (start <= 0 or stop <= 0):
+            raise Refused("a logarithmic sweep needs values above zero")
+        fractions = [i / (steps - 1) for i in range(steps)]
+        if request.log:
+            spaced = [start * (stop / start) ** f for f in fractions]
+        else:
+            spaced = [start + (stop - start) * f for f in fractions]
+        spaced[0], spaced[-1] = start, stop
+        if self.whole:  # a count takes whole values: rounded, each once
+            return list(dict.fromkeys(round(p) for p in spaced))
+        return spaced
+
+
+# ---------------------------------------------------------------------- the points
+
+
+def _inputs(instance: Any, scenario: ScenarioDoc, timeout: float | None) -> dict[str, Any]:
+    """The entry's inputs, read back from it, to build it again with one replaced."""
+    inputs = {}
+    for item in scenario.inputs:
+        value, error = call_user_code(getattr, instance, item.name, timeout=timeout)
+        if error is not None:
+            raise Refused(
+                f"cannot build {scenario.name} again: its input {item.name} cannot be read "
+                f"back from the entry ({describe_error(error)})"
+            )
+        inputs[item.name] = value
+    return inputs
+
+
+def _built(
+    cls: type, inputs: dict[str, Any], name: str, value: Any, timeout: float | None
+) -> tuple[Any, str]:
+    """``cls`` built with ``name`` set to ``value``, or None and why not."""
+    built, error = call_user_code(lambda: cls(**{**inputs, name: value}), timeout=timeout)
+    if error is not None:
+        return None, f"cannot build {cls.__name__}: {describe_error(error)}"
+    return built, ""
+
+
+_SKIPPED = object()
+"""A figure not computed at a point: the scenario could not be built there, or the
+figure raised (the gap is noted where that is found)."""
+
+
+def _computed(
+    scenario: ScenarioDoc, name: str, built: Sequence[tuple[Any, str]], timeout: float | None
+) -> tuple[list[Any], list[Gap]]:
+    """The figure ``name`` at each point (:data:`_SKIPPED` where it is not), and where it raised."""
+    raws: list[Any] = []
+    gaps = []
+    for index, (scenario_at, _) in enumerate(built):
+        if scenario_at is None:
+            raws.append(_SKIPPED)
+            continue
+        raw, failed = call_user_code(getattr, scenario_at, name, timeout=timeout)
+        if failed is not None:
+            gaps.append(Gap(index, name, unavailable(scenario, scenario_at, name, failed).reason))
+        raws.append(_SKIPPED if failed is not None else raw)
+    return raws, gaps
+
+
+@dataclass(frozen=True)
+class _Column:
+    """A figure's points as magnitudes in the unit of its first quantity (``reference``)."""
+
+    name: str
+    reference: Any
+    """The figure's first computed quantity; None for plain numbers."""
+    magnitudes: tuple[float | None, ...]
+
+
+def _column(name: str, raws: Sequence[Any]) -> tuple[_Column, list[Gap]]:
+    """One figure along the sweep, every point in one unit; the points that cannot be."""
+    gaps: list[Gap] = []
+    computed = [(i, raw) for i, raw in enumerate(raws) if raw is not _SKIPPED]
+    quantities = [raw for _, raw in computed if is_quantity(raw)]
+    reference = quantities[0] if quantities else None
+    magnitudes: list[float | None] = [None] * len(raws)
+    for index, raw in computed:
+        magnitude, reason = _magnitude(raw, reference)
+        if reason:
+            gaps.append(Gap(index, name, reason))
+        magnitudes[index] = magnitude
+    return _Column(name, reference, tuple(magnitudes)), gaps
+
+
+def _shown_units(columns: Sequence[_Column]) -> dict[str, Any]:
+    """The unit each quantity figure is shown in: the one a reader would write for the
+    middle figure (the median size) of its dimension, so that figures of one dimension
+    (two times, two sizes) share a unit and can be compared (and share a panel of the
+    plot), and a sweep over decades reads in the unit of its middle."""
+    groups: dict[tuple[int, Any], list[_Column]] = {}
+    for column in columns:
+        if column.reference is not None:
+            key = (id(column.reference._REGISTRY), column.reference.dimensionality)
+            groups.setdefault(key, []).append(column)
+    shown = {}
+    for members in groups.values():
+        first = members[0].reference
+        sizes = sorted(
+            abs(_converted(m, member.reference, first.units))
+            for member in members
+            for m in member.magnitudes
+            if m
+        )
+        middle = sizes[(len(sizes) - 1) // 2] if sizes else None
+        unit = readable(first._REGISTRY.Quantity(middle, first.units)) if middle else first
+        shown.update({member.name: unit for member in members})
+    return shown
+
+
+def _converted(magnitude: float, reference: Any, units: Any) -> Any:
+    return reference._REGISTRY.Quantity(magnitude, reference.units).to(units).magnitude
+
+
+def _series(column: _Column, target: str, shown: Any, precision: int) -> Series:
+    """The figure in the unit it is shown in, each number as text."""
+    magnitudes = column.magnitudes
+    unit = units = ""
+    if column.reference is not None and shown is not None:
+        unit, units = units_text(shown), format(shown.units, "D")
+        if shown.units != column.reference.units:
+            magnitudes = tuple(
+                _converted(m, column.reference, shown.units) if m is not None else None
+                for m in magnitudes
+            )
+    texts = tuple(_number(m, precision) if m is not None else NOT_AVAILABLE for m in magnitudes)
+    return Series(column.name, target, unit, units, magnitudes, texts)
+
+
+def _magnitude(raw: Any, reference: Any) -> tuple[float | None, str]:
+    """The figure as a number, in ``reference``'s unit when there is one; or why not."""
+    if reference is not None:
+        if not is_quantity(raw):
+            return None, f"{raw!r} is not a quantity like the other points"
+        converted, error = call_user_code(raw.to, reference.units)
+        if error is not None or converted is None:
+            return None, f"{raw} is not in the unit of the other points ({reference.units})"
+        raw = converted.magnitude
+    if isinstance(raw, bool) or not isinstance(raw, Real):
+        return None, f"{raw!r} is not a number"
+    if not math.isfinite(raw):
+        return None, f"{raw!r} is not a finite number"
+    return (int(raw) if isinstance(raw, Integral) else float(raw)), ""
+
+
+def _shown_unit(reference: Any, magnitudes: Sequence[float | None]) -> Any:
+    """The unit a reader would write for the largest figure of the series."""
+    present = [m for m in magnitudes if m is not None]
+    if not present:
+        return reference
+    largest = max(present, key=abs)
+    return readable(reference._REGISTRY.Quantity(largest, reference.units))
+
+
+def _number(magnitude: float, precision: int) -> str:
+    if isinstance(magnitude, Integral):
+        return grouped(str(magnitude))
+    return pretty_number(grouped(format(magnitude, f".{precision}g")))
+
+
+def _with_unit(number: str, unit: str) -> str:
+    return f"{number} {unit}" if unit else number
