@@ -524,14 +524,16 @@ def test_layout_takes_linear_time(units: UnitSymbols, source: str) -> None:
 
 
 def bracketed(root: ET.Element) -> list[ET.Element]:
-    """What each grouping bracket of the layout encloses (not a function's arguments)."""
+    """What each grouping bracket of the layout encloses (not a function's arguments, nor
+    a fraction raised to a power: ``(a/b)²`` is bracketed as mathematics writes it)."""
     found = []
     for parent in root.iter():
         children = list(parent)
         for position, child in enumerate(children):
             opens = len(child) == 3 and local(child[0]) == "mo" and child[0].text == "("
             applied = position > 0 and children[position - 1].text == APPLY
-            if local(child) == "mrow" and opens and not applied:
+            raised = local(parent) == "msup" and position == 0 and local(child[1]) == "mfrac"
+            if local(child) == "mrow" and opens and not applied and not raised:
                 found.append(child[1])
     return found
 
