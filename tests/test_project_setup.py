@@ -93,3 +93,10 @@ def test_the_distribution_installs_no_generic_top_level_package() -> None:
     )
     top_level = {name.partition(".")[0] for name in packages}
     assert top_level == {"refgen", "refgen_scenarios"}
+
+
+def test_the_architecture_page_lists_every_module_of_refgen() -> None:
+    table = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `(src/refgen/[^`]+\.py)` \|", table, flags=re.M))
+    modules = {p.relative_to(REPO).as_posix() for p in (REPO / "src" / "refgen").rglob("*.py")}
+    assert listed == modules
