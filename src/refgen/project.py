@@ -50,6 +50,7 @@ from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, di
 from refgen.analysis.source import parse_module
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import values
+from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.values import EntryValues, Quote, Value
 from refgen.render.math_elements import UnitSymbols
 
@@ -377,6 +378,14 @@ class Project:
             self.instance(entry),
             self.settings.value_precision,
             self.settings.eval_timeout,
+        )
+
+    def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
+        """The elasticities of every registry entry of the class
+        (:mod:`refgen.evaluate.sensitivity`)."""
+        return tuple(
+            entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
+            for entry in scenario.registry_entries
         )
 
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:

@@ -185,6 +185,15 @@ class Table:
     searchable: bool = True
     header_spans: tuple[int, ...] = ()
     """Columns each header cell spans, one each when empty: a heading over a number and its unit."""
+    cell_classes: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    """Classes of each body cell, row by row (none when empty): a cell that differs, a
+    strong elasticity. The page says the same in words; the classes only highlight."""
+
+    def classes_of(self, row: int, column: int) -> tuple[str, ...]:
+        """The classes of body cell ``(row, column)``."""
+        if row < len(self.cell_classes) and column < len(self.cell_classes[row]):
+            return self.cell_classes[row][column]
+        return ()
 
     @property
     def columns(self) -> int:

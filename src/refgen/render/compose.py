@@ -77,6 +77,7 @@ def _scenario(project: Project, argument: str) -> ComposedPage:
         project.settings.value_precision,
         project.units,
         project.documented_classes(),
+        project.sensitivities(scenario),
     )
     return ComposedPage(page, problems, examples)
 

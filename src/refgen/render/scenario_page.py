@@ -13,6 +13,7 @@ import re
 from collections.abc import Container, Mapping, Sequence
 
 from refgen.analysis.model import DerivedDoc, Equation, InputDoc, ScenarioDoc
+from refgen.evaluate.sensitivity import Sensitivity
 from refgen.evaluate.values import EntryValues, Value
 from refgen.render.blocks import (
     AnchorLink,
@@ -50,6 +51,7 @@ from refgen.render.common import (
 from refgen.render.diagram import data_flow_svg
 from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import expression_to_mathml
+from refgen.render.sensitivity import sensitivity_section
 
 CONSTRUCTION_NOTE = (
     "Build this scenario with keyword arguments only. "
@@ -77,12 +79,14 @@ def scenario_page(
     precision: int = 5,
     units: UnitSymbols | None = None,
     documented: Container[str] = (),
+    sensitivities: Sequence[Sensitivity] = (),
 ) -> Page:
     """The whole reference page of one scenario class.
 
     ``units`` spells the units of equations (see :func:`expression_to_mathml`).
     ``documented`` holds the classes with pages of their own: what the class
     inherits from one of them is described there, and only linked here.
+    ``sensitivities`` are the entries' elasticities, shown after their values.
     """
     units = units or UnitSymbols()
     doc = scenario.docstring
@@ -121,6 +125,7 @@ def scenario_page(
         derived = _derived_table(scenario, mentions, units, documented)
         blocks.append(Section("Derived attributes", (derived,)))
     blocks += _registry_values(scenario, values, precision)
+    blocks += sensitivity_section(sensitivities)
     if doc.notes:
         blocks.append(Section("Notes", docstring_notes(doc, scenario.location, mentions)))
     if doc.references:

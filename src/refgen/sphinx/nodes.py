@@ -288,14 +288,21 @@ class NodeBuilder:
             group += nodes.colspec(colwidth=colwidth, stub=int(column < item.stub_columns))
         head, body = nodes.thead(), nodes.tbody()
         head += self._row(item.header, item.header_spans)
-        for row in item.rows:
-            body += self._row(row)
+        for number, row in enumerate(item.rows):
+            body += self._row(row, classes=[item.classes_of(number, c) for c in range(len(row))])
         group += [head, body]
         classes = ["colwidths-auto", *item.classes, *([] if item.searchable else [NOT_SEARCHED])]
         return nodes.table("", group, classes=classes)
 
-    def _row(self, cells: Iterable[b.Cell], spans: Iterable[int] = ()) -> nodes.row:
+    def _row(
+        self,
+        cells: Iterable[b.Cell],
+        spans: Iterable[int] = (),
+        classes: Iterable[tuple[str, ...]] = (),
+    ) -> nodes.row:
         entries = [nodes.entry("", *self.blocks(cell)) for cell in cells]
+        for entry, names in zip(entries, classes, strict=False):
+            entry["classes"] += names
         for entry, span in zip(entries, spans, strict=False):
             if span > 1:
                 entry["morecols"] = span - 1
