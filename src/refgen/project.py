@@ -73,7 +73,8 @@ class PlannedPage:
 
     docname: str
     kind: str
-    """``index``, ``category``, ``scenario``, ``helpers`` or ``registry``."""
+    """``index``, ``category``, ``scenario``, ``comparison``, ``helpers``, ``registry`` or
+    ``registry-part``."""
     argument: str
     """The module, class or registry path the page documents (the title for ``index``)."""
     children: tuple[str, ...] = ()
@@ -95,6 +96,12 @@ def page_name(class_name: str) -> str:
     digest = hashlib.sha256(class_name.encode()).hexdigest()[:12]
     shortened = class_name.encode()[: LONGEST_PAGE_NAME - 13].decode(errors="ignore")
     return f"{shortened}-{digest}"
+
+
+COMPARISON_SUFFIX = "-compare"
+"""Added to a class page's name for its comparison page (no class name holds a ``-``)."""
+COMPARED_ENTRIES = 2
+"""Registry entries a class needs for a comparison page."""
 
 
 REGISTRY_PAGE_SIZE = 200
@@ -419,10 +426,8 @@ class Project:
             index.append(f"{name}/index")
             names = tuple(page_name(c.__name__) for c in classes)
             pages.append(PlannedPage(f"{folder}/index", "category", name, names))
-            pages += [
-                PlannedPage(f"{folder}/{page}", "scenario", discovery.dotted_path(c))
-                for page, c in zip(names, classes, strict=True)
-            ]
+            for page, cls in zip(names, classes, strict=True):
+                pages += self._class_pages(folder, page, cls)
         for name in self.helper_modules():
             index.append(f"helpers/{name}")
             pages.append(PlannedPage(f"{root}/helpers/{name}", "helpers", name))
@@ -432,6 +437,19 @@ class Project:
             pages += registry_pages(root, self.registry.qualname, len(self.registry.entries))
         pages.append(PlannedPage(f"{root}/index", "index", self.settings.title, tuple(index)))
         return pages
+
+    def _class_pages(self, folder: str, page: str, cls: type) -> list[PlannedPage]:
+        """A class's page, and its comparison page when it has two registry entries or more."""
+        dotted = discovery.dotted_path(cls)
+        registry = self.registry
+        entries = len(registry.entries_of(dotted)) if registry is not None else 0
+        if entries < COMPARED_ENTRIES:
+            return [PlannedPage(f"{folder}/{page}", "scenario", dotted)]
+        compared = f"{page}{COMPARISON_SUFFIX}"
+        return [
+            PlannedPage(f"{folder}/{page}", "scenario", dotted, (compared,)),
+            PlannedPage(f"{folder}/{compared}", "comparison", dotted),
+        ]
 
     # ------------------------------------------------------------------ fingerprints
 
@@ -533,6 +551,9 @@ class Project:
         registry_statements: frozenset[Unit],
     ) -> frozenset[Unit]:
         match page.kind:
+            case "comparison":
+                cls = self.resolve(page.argument)
+                return reach.of_class(cls) | self._entry_units(cls, reach) | registry_statements
             case "scenario":
                 cls = self.resolve(page.argument)
                 units = set(reach.of_class(cls) | self._entry_units(cls, reach))

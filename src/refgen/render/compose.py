@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -21,6 +21,7 @@ from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues
 from refgen.project import PlannedPage, Project
 from refgen.render.blocks import Page
+from refgen.render.comparison import comparison_page
 from refgen.render.markup import serialize
 from refgen.render.pages import category_page, helpers_page, index_page, registry_page
 from refgen.render.scenario_page import scenario_page
@@ -40,7 +41,10 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
     """The page ``planned`` describes; ``stub_path`` is the file Sphinx reads for it."""
     match planned.kind:
         case "scenario":
-            return _scenario(project, planned.argument)
+            return _scenario(project, planned.argument, planned.children)
+        case "comparison":
+            scenario = project.scenario(project.resolve(planned.argument))
+            return ComposedPage(comparison_page(scenario, project.values(scenario)))
         case "category":
             return _category(project, planned.argument, planned.children)
         case "helpers":
@@ -61,7 +65,7 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
     raise ValueError(f"not a page kind: {planned.kind!r}")
 
 
-def _scenario(project: Project, argument: str) -> ComposedPage:
+def _scenario(project: Project, argument: str, children: Sequence[str] = ()) -> ComposedPage:
     scenario = project.scenario(project.resolve(argument))
     values = project.values(scenario)
     own = scenario.problems
@@ -78,6 +82,7 @@ def _scenario(project: Project, argument: str) -> ComposedPage:
         project.units,
         project.documented_classes(),
         project.sensitivities(scenario),
+        comparison=children[0] if children else None,
     )
     return ComposedPage(page, problems, examples)
 

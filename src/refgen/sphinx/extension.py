@@ -188,6 +188,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         )
     app.add_role("scenario", roles.ScenarioValueRole())
     app.add_directive("refgen-scenario", directives.ScenarioDirective)
+    app.add_directive("refgen-comparison", directives.ComparisonDirective)
     app.add_directive("refgen-category", directives.CategoryDirective)
     app.add_directive("refgen-helpers", directives.HelpersDirective)
     app.add_directive("refgen-registry", directives.RegistryDirective)
