@@ -138,6 +138,8 @@ class CodeBlock:
     text: str
     language: str = "python"
     classes: tuple[str, ...] = ()
+    copy_label: str = ""
+    """When set, the site gives the block a button of this label that copies its text."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -18,6 +18,7 @@ from refgen.render.blocks import (
     Block,
     BulletList,
     Code,
+    CodeBlock,
     DocLink,
     Field,
     FieldList,
@@ -49,6 +50,9 @@ INDEX_INTRO = (
     "attributes and their equations are read from the source, and the examples "
     "run at every build."
 )
+COPY_LABEL = "Copy as Python"
+PYTHON_CLASS = "refgen-python"
+"""Class of a registry entry's Python: its imports and its construction as written."""
 HELPER_STEPS_INTRO = "The same accounting as the function body computes it, line by line:"
 
 
@@ -164,9 +168,10 @@ def registry_page(
     described: bool = True,
     parts: Sequence[str] = (),
 ) -> Page:
-    """Every named scenario of ``registry`` with its class and its stated inputs; the
-    registry itself when ``described``, and a table of contents of ``parts`` (the pages
-    of a registry too large for one)."""
+    """Every named scenario of ``registry`` with its class and the Python that builds it
+    (its stated inputs, when the source shows no such statement); the registry itself
+    when ``described``, and a table of contents of ``parts`` (the pages of a registry
+    too large for one)."""
     module, _, name = registry.qualname.rpartition(".")
     location = registry.location
     intro = opening_prose(registry.title, registry.description, location)
@@ -182,7 +187,10 @@ def registry_page(
                 (text(Xref("class", entry.scenario, entry.scenario.rpartition(".")[2])),),
             )
         ]
-        if entry.inputs:
+        if entry.python:
+            python = CodeBlock(entry.python, "none", (PYTHON_CLASS,), COPY_LABEL)
+            fields.append(Field("Python", (python,)))
+        elif entry.inputs:
             items = tuple((code(f"{key}={value}"),) for key, value in entry.inputs)
             fields.append(Field("Stated inputs", (BulletList(items),)))
         body: tuple[Block, ...] = (

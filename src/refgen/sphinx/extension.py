@@ -177,6 +177,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
             (nodes.visit_identifier_html, None),
             (nodes.visit_identifier_as_literal, nodes.depart_identifier_as_literal),
         ),
+        (nodes.refgen_copy_button, (nodes.visit_copy_button_html, None), (nodes.skip_node, None)),
         (
             nodes.refgen_details,
             (nodes.visit_details_html, nodes.depart_details_html),
@@ -219,4 +220,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", unfreeze)
     app.connect("viewcode-find-source", viewcode.find_source)
     app.add_css_file("refgen.css")
+    app.add_js_file("refgen-copy.js", loading_method="defer")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -83,6 +83,24 @@ def depart_details_html(translator: Any, node: refgen_details) -> None:
     translator.body.append("</details>\n")
 
 
+class refgen_copy_button(nodes.General, nodes.Element):
+    """A button that copies the text of the code block beside it (``refgen-copy.js``);
+    HTML only."""
+
+
+COPY_CLASS = "refgen-copyable"
+"""Class of the box holding a code block and its copy button."""
+
+
+def visit_copy_button_html(translator: Any, node: refgen_copy_button) -> None:
+    label = escape(node["label"])
+    translator.body.append(
+        f'<button type="button" class="refgen-copy" data-refgen-copy="">{label}</button>'
+        '<span class="refgen-copy-status" role="status" aria-live="polite"></span>\n'
+    )
+    raise nodes.SkipNode
+
+
 def unfolded(translator: Any, node: nodes.Node) -> None:
     """Other builders show a collapsible's content where it stands."""
 
@@ -133,7 +151,11 @@ class NodeBuilder:
             case b.CodeBlock():
                 block = nodes.literal_block(item.text, item.text, classes=list(item.classes))
                 block["language"] = item.language
-                return [block]
+                if not item.copy_label:
+                    return [block]
+                box = nodes.container("", block, classes=[COPY_CLASS])
+                box += refgen_copy_button(label=item.copy_label)
+                return [box]
             case b.Markup():
                 classes = [*item.classes, *([] if item.searchable else [NOT_SEARCHED])]
                 return [refgen_markup(markup=serialize(item.element), classes=classes)]
