@@ -515,3 +515,37 @@ def test_comparison_page_highlights_the_rows_that_differ(reader: Reader) -> None
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("article").screenshot(path=str(ARTIFACTS / "comparison-page.png"))
     reader.assert_clean()
+
+
+@pytest.mark.parametrize("name", ["registry.csv", "registry.json"])
+def test_registry_values_download_from_the_registry_page(
+    chromium: Any, base_url: str, tmp_path: Any, name: str
+) -> None:
+    import csv
+    import json
+
+    tab = Reader(chromium, base_url, DESKTOP)
+    try:
+        page = tab.open("reference/registry.html")
+        link = page.locator("p.refgen-downloads").get_by_role("link", name=name)
+        with page.expect_download() as started:
+            link.click()
+        download = started.value
+        assert download.suggested_filename == name
+        saved = tmp_path / name
+        download.save_as(saved)
+        text = saved.read_text(encoding="utf-8")
+        if name.endswith(".csv"):
+            rows = {(r["entry"], r["attribute"]): r for r in csv.DictReader(text.splitlines())}
+            value = rows["PhoneFullUpdateWorkingSet", "step_floor"]
+            assert (float(value["magnitude"]), value["units"]) == (15.625, "millisecond")
+        else:
+            entries = {e["name"]: e for e in json.loads(text)["entries"]}
+            values = {v["attribute"]: v for v in entries["PhoneFullUpdateWorkingSet"]["values"]}
+            step_floor = values["step_floor"]
+            assert (step_floor["magnitude"], step_floor["units"]) == (15.625, "millisecond")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "registry-downloads.png"))  # the page's top
+        tab.assert_clean()
+    finally:
+        tab.close()

@@ -108,7 +108,16 @@ class Figure:
         return self.whole + self.fraction
 
 
-Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink | ObjectName | Figure
+@dataclass(frozen=True)
+class FileLink:
+    """A link to a file built with the site (a CSV, a JSON file), downloaded when followed."""
+
+    path: str
+    """Where the file is, from the site's root: ``reference/registry.csv``."""
+    label: str
+
+
+Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink | ObjectName | Figure | FileLink
 
 # ---------------------------------------------------------------------- blocks
 

@@ -22,6 +22,7 @@ from refgen.render.blocks import (
     DocLink,
     Field,
     FieldList,
+    FileLink,
     Markup,
     Page,
     Paragraph,
@@ -39,6 +40,7 @@ from refgen.render.common import (
     code,
     docstring_notes,
     docstring_references,
+    joined,
     opening_prose,
     prose,
 )
@@ -49,6 +51,9 @@ INDEX_INTRO = (
     "Every page below is compiled from the scenario code: inputs, derived "
     "attributes and their equations are read from the source, and the examples "
     "run at every build."
+)
+DOWNLOADS_LEAD = (
+    "Every input and derived value of every entry, computed at this build, to download: "
 )
 COPY_LABEL = "Copy as Python"
 PYTHON_CLASS = "refgen-python"
@@ -167,17 +172,23 @@ def registry_page(
     title: str = "Registry",
     described: bool = True,
     parts: Sequence[str] = (),
+    downloads: Sequence[str] = (),
 ) -> Page:
     """Every named scenario of ``registry`` with its class and the Python that builds it
     (its stated inputs, when the source shows no such statement); the registry itself
     when ``described``, and a table of contents of ``parts`` (the pages of a registry
-    too large for one)."""
+    too large for one); ``downloads`` are the files of every entry's values (paths
+    from the site's root), linked under the registry."""
     module, _, name = registry.qualname.rpartition(".")
     location = registry.location
     intro = opening_prose(registry.title, registry.description, location)
     blocks: list[Block] = []
     if described:
         blocks.append(PyObject("class", module, name, body=tuple(intro), location=location))
+    if downloads:
+        links = [FileLink(path, path.rpartition("/")[2]) for path in downloads]
+        shown = text(DOWNLOADS_LEAD, *joined(links, " and ", " and "), ".")
+        blocks.append(Paragraph(shown.inlines, ("refgen-downloads",)))
     if parts:
         blocks.append(TocTree(tuple(parts)))
     for entry in registry.entries:

@@ -30,6 +30,7 @@ from refgen.project import PlannedPage, Project
 from refgen.sphinx import (
     directives,
     examples,
+    exports,
     incremental,
     navigation,
     nodes,
@@ -177,6 +178,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
             (nodes.visit_identifier_html, None),
             (nodes.visit_identifier_as_literal, nodes.depart_identifier_as_literal),
         ),
+        (
+            nodes.refgen_file_link,
+            (nodes.visit_file_link_html, None),
+            (nodes.visit_file_link_elsewhere, nodes.depart_file_link_elsewhere),
+        ),
         (nodes.refgen_copy_button, (nodes.visit_copy_button_html, None), (nodes.skip_node, None)),
         (
             nodes.refgen_details,
@@ -217,6 +223,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)
     app.connect("build-finished", navigation.write_shared_navigation)
+    app.connect("build-finished", exports.write_exports)
     app.connect("build-finished", unfreeze)
     app.connect("viewcode-find-source", viewcode.find_source)
     app.add_css_file("refgen.css")

@@ -20,6 +20,7 @@ from sphinx import addnodes
 from sphinx.util import docname_join
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
+from sphinx.util.osutil import relative_uri
 from sphinx.util.parsing import nested_parse_to_nodes
 
 from refgen.analysis.model import SourceLocation
@@ -81,6 +82,29 @@ def visit_details_html(translator: Any, node: refgen_details) -> None:
 
 def depart_details_html(translator: Any, node: refgen_details) -> None:
     translator.body.append("</details>\n")
+
+
+class refgen_file_link(nodes.Inline, nodes.TextElement):
+    """A link to a file built with the site, ``path`` from the site's root; HTML links it
+    (made relative to the page when it is written), other formats show its label."""
+
+
+def visit_file_link_html(translator: Any, node: refgen_file_link) -> None:
+    builder = translator.builder
+    href = relative_uri(builder.get_target_uri(builder.current_docname), node["path"])
+    translator.body.append(
+        f'<a class="reference download refgen-download" href="{escape(href)}" download="">'
+        f"{escape(node.astext())}</a>"
+    )
+    raise nodes.SkipNode
+
+
+def visit_file_link_elsewhere(translator: Any, node: refgen_file_link) -> None:
+    translator.visit_inline(node)
+
+
+def depart_file_link_elsewhere(translator: Any, node: refgen_file_link) -> None:
+    translator.depart_inline(node)
 
 
 class refgen_copy_button(nodes.General, nodes.Element):
@@ -224,6 +248,8 @@ class NodeBuilder:
                 return self._object_name(item)
             case b.Figure():
                 return figure(item)
+            case b.FileLink():
+                return refgen_file_link(item.label, item.label, path=item.path)
         raise TypeError(f"not an inline item: {item!r}")
 
     def _xref(self, item: b.Xref) -> nodes.Node:
