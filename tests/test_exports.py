@@ -111,3 +111,46 @@ def test_markdown_shows_data_as_text() -> None:
     assert code_span("a ` b") == "``a ` b``"
     table = b.Table(((b.text("x"),),), (((b.Paragraph((b.Code("a|b"),)),),),))
     assert MarkdownWriter().table(table) == ["| x |", "| --- |", r"| `a\|b` |", ""]
+
+
+def fences(markdown: str) -> dict[str, list[str]]:
+    """The fenced code blocks of a MyST page, by language."""
+    found: dict[str, list[str]] = {}
+    for language, body in re.findall(r"^```(\w*)\n(.*?)^```$", markdown, re.M | re.S):
+        found.setdefault(language, []).append(body.rstrip("\n"))
+    return found
+
+
+def test_the_docs_page_shows_what_the_site_builds(site: BuildResult) -> None:
+    """docs/site-features.md quotes the copied Python, a CSV row and an llms.txt line:
+    each as this build makes it."""
+    from refgen.config import load_settings
+    from refgen.project import Project
+    from tests.conftest import DOCS, REPO
+
+    page = (DOCS / "site-features.md").read_text(encoding="utf-8")
+    shown = fences(page)
+    project = Project(load_settings(REPO))
+    phone = project.entry("PhoneFullUpdateWorkingSet")
+    assert phone is not None
+    assert shown["python"] == [phone.python]
+    csv_row, llms_line = shown["text"]
+    assert csv_row in (site.outdir / "reference" / "registry.csv").read_text().splitlines()
+    assert llms_line in (site.outdir / "llms.txt").read_text().splitlines()
+    # The elasticities the page walks through.
+    scenario = project.entry_scenario(phone)
+    [sensitivity, _] = project.sensitivities(scenario)
+    cells = {
+        (figure, name): sensitivity.cell(figure, name).text  # type: ignore[union-attr]
+        for figure, name in [
+            ("step_floor", "bandwidth"),
+            ("step_floor", "activation_factor_high"),
+            ("total", "activation_factor"),
+        ]
+    }
+    assert cells == {
+        ("step_floor", "bandwidth"): "−1.00",
+        ("step_floor", "activation_factor_high"): "0",
+        ("total", "activation_factor"): "0.56",
+    }
+    assert "reads −1.00 under\n`bandwidth`" in page and "= 0.56" in page

@@ -1,5 +1,7 @@
-"""Files built with the HTML site: the registry's values as CSV and JSON, and the reference
-as plain text for language models (``llms.txt`` and a Markdown file beside every page).
+"""Files built with the HTML site: the registry's values as CSV and JSON, llms.txt, Markdown pages.
+
+The Markdown files are the reference as plain text for language models, one
+beside every generated page, and ``llms.txt`` lists them.
 
 All are written at ``build-finished`` from the page records
 (:mod:`refgen.sphinx.records`): each generated page keeps, from when it was
