@@ -47,7 +47,7 @@ def inline(item: b.Inline) -> str:
             return f":doc:`{escaped(item.label)} <{item.docname}>`"
         case b.AnchorLink():
             return f":py:attr:`{escaped(item.label)} <{item.anchor}>`"
-        case b.SourceLink():
+        case b.SourceLink() | b.FileLink():
             return escaped(item.label)
     raise TypeError(item)
 

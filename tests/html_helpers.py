@@ -10,6 +10,7 @@ SECTIONS = [
     "Inputs",
     "Derived attributes",
     "Registry values",
+    "Sensitivity",
     "Notes",
     "References",
     "Examples",

@@ -508,3 +508,84 @@ def test_a_long_equation_breaks_before_its_operators_and_after_its_commas(
         tab.assert_clean()
     finally:
         tab.close()
+
+
+PHONE_ENTRY = "refgen_scenarios.Scenarios.PhoneFullUpdateWorkingSet"
+
+
+def test_copy_as_python_copies_the_construction_that_rebuilds_the_entry(
+    chromium: Any, base_url: str
+) -> None:
+    from playwright.sync_api import expect
+
+    from refgen_scenarios import Scenarios
+
+    tab = Reader(chromium, base_url, DESKTOP)
+    try:
+        tab.context.grant_permissions(
+            ["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/")
+        )
+        page = tab.open("reference/registry.html")
+        entry = page.locator(f'dt[id="{PHONE_ENTRY}"] + dd')
+        button = entry.get_by_role("button", name="Copy as Python")
+        button.click()
+        expect(entry.locator(".refgen-copy-status")).to_have_text("Copied")
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied.startswith("from refgen_scenarios.training import UpdateWorkingSetScenario\n")
+        assert copied == entry.locator("pre").inner_text().rstrip("\n")  # what the page shows
+        namespace: dict[str, Any] = {}
+        exec(copied, namespace)  # pasted into Python, it builds the same scenario
+        assert namespace["PhoneFullUpdateWorkingSet"] == Scenarios.PhoneFullUpdateWorkingSet
+        assert f"{namespace['PhoneFullUpdateWorkingSet'].step_floor:~}" == "15.625 ms"
+        ARTIFACTS.mkdir(exist_ok=True)
+        entry.screenshot(path=str(ARTIFACTS / "copy-as-python.png"))
+        tab.assert_clean()
+    finally:
+        tab.close()
+
+
+def test_comparison_page_highlights_the_rows_that_differ(reader: Reader) -> None:
+    page = reader.open("reference/refgen_scenarios.inference/KvCacheScenario-compare.html")
+    fill = """selector => getComputedStyle(document.querySelector(selector)).backgroundColor"""
+    differs = page.evaluate(fill, "table.refgen-comparison td.refgen-differs")
+    same = page.evaluate(fill, "table.refgen-comparison tbody tr:not(:has(.refgen-differs)) td")
+    assert differs != same and differs not in ("rgba(0, 0, 0, 0)", "transparent")
+    marked = page.locator("table.refgen-comparison tbody th.refgen-differs")
+    assert marked.count() == 6
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("article").screenshot(path=str(ARTIFACTS / "comparison-page.png"))
+    reader.assert_clean()
+
+
+@pytest.mark.parametrize("name", ["registry.csv", "registry.json"])
+def test_registry_values_download_from_the_registry_page(
+    chromium: Any, base_url: str, tmp_path: Any, name: str
+) -> None:
+    import csv
+    import json
+
+    tab = Reader(chromium, base_url, DESKTOP)
+    try:
+        page = tab.open("reference/registry.html")
+        link = page.locator("p.refgen-downloads").get_by_role("link", name=name)
+        with page.expect_download() as started:
+            link.click()
+        download = started.value
+        assert download.suggested_filename == name
+        saved = tmp_path / name
+        download.save_as(saved)
+        text = saved.read_text(encoding="utf-8")
+        if name.endswith(".csv"):
+            rows = {(r["entry"], r["attribute"]): r for r in csv.DictReader(text.splitlines())}
+            value = rows["PhoneFullUpdateWorkingSet", "step_floor"]
+            assert (float(value["magnitude"]), value["units"]) == (15.625, "millisecond")
+        else:
+            entries = {e["name"]: e for e in json.loads(text)["entries"]}
+            values = {v["attribute"]: v for v in entries["PhoneFullUpdateWorkingSet"]["values"]}
+            step_floor = values["step_floor"]
+            assert (step_floor["magnitude"], step_floor["units"]) == (15.625, "millisecond")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "registry-downloads.png"))  # the page's top
+        tab.assert_clean()
+    finally:
+        tab.close()

@@ -157,6 +157,12 @@ def test_registry_input_change_updates_every_page_that_shows_it(travel: Scenario
     }
     category = read_html(result.outdir / "reference" / "travel.motion" / "index.html")
     assert "hours = 1.5 (Commute)" in text(main(category).find("table"))
+    # The files built beside the pages follow, though only these pages were read again.
+    values = (result.outdir / "reference" / "registry.csv").read_text(encoding="utf-8")
+    assert "Commute,travel.motion.Trip,hours,derived,1.5,,,1.5,true," in values
+    assert "Taxi,travel.cost.Fare,price,input,10.0,,,10,true," in values
+    markdown = (result.outdir / "reference" / "travel.motion" / "Trip.md").read_text()
+    assert "| `hours` | 1.5 |" in markdown
 
 
 def test_property_body_change_rereads_its_pages_only(travel: ScenarioProject) -> None:
@@ -368,6 +374,16 @@ def reference_texts(outdir: Path) -> dict[str, str]:
     }
 
 
+def exported_files(outdir: Path) -> dict[str, str]:
+    """The files built beside the pages: each page's Markdown, llms.txt, the registry's values."""
+    paths = [*(outdir / "reference").rglob("*.md"), *(outdir / "reference").glob("registry.*")]
+    paths = [p for p in paths if p.suffix != ".html"]
+    return {
+        path.relative_to(outdir).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted([*paths, outdir / "llms.txt"])
+    }
+
+
 def highlighted_sources(outdir: Path) -> dict[str, str]:
     """The main part of every highlighted source page (viewcode's), as HTML, by path."""
     return {
@@ -382,6 +398,7 @@ def assert_same_as_clean(project: ScenarioProject, result: BuildResult, *options
     shutil.rmtree(outdir, ignore_errors=True)  # clean: nothing left from an earlier build
     clean = project.build("html", "-E", *options, outdir=outdir)
     assert reference_texts(result.outdir) == reference_texts(clean.outdir)
+    assert exported_files(result.outdir) == exported_files(clean.outdir)
     assert highlighted_sources(result.outdir) == highlighted_sources(clean.outdir)
     assert sorted(result.warnings) == sorted(
         w.replace(str(clean.outdir), str(result.outdir)) for w in clean.warnings

@@ -252,7 +252,7 @@ def test_category_page_lists_scenarios_with_headline_figures(site: BuildResult) 
     assert headline == "amplification = 9 (PhoneFullUpdateWorkingSet)"
 
 
-def test_registry_page_gives_each_entry_its_class_and_stated_inputs(site: BuildResult) -> None:
+def test_registry_page_gives_each_entry_its_class_and_its_python(site: BuildResult) -> None:
     page = read_html(site.outdir / "reference" / "registry.html")
     entry = "refgen_scenarios.Scenarios.PhoneFullUpdateWorkingSet"
     section_heading = page.find(id=entry).find_parent("section").find("h2")
@@ -260,12 +260,20 @@ def test_registry_page_gives_each_entry_its_class_and_stated_inputs(site: BuildR
     fields = field_values(page.find(id=entry).find_next_sibling("dd"))
     link = fields["Scenario"].find("a")
     assert link["href"] == f"refgen_scenarios.training/UpdateWorkingSetScenario.html#{CLASS}"
-    stated = [code.get_text() for code in fields["Stated inputs"].find_all("code")]
-    assert stated == [  # as written in the registry's source
-        "parameters=10e6",
-        "bytes_per_param=4 * ureg.byte",
-        "optimizer_moments=2",
-        "activation_factor=5.0",
-        "activation_factor_high=8.0",
-        "bandwidth=51.2 * ureg.GB / ureg.s",
-    ]
+    box = fields["Python"].find("div", class_="refgen-copyable")
+    assert box.find("button", class_="refgen-copy").get_text() == "Copy as Python"
+    assert box.find("pre").get_text() == PHONE_PYTHON + "\n"  # the inputs as written
+
+
+PHONE_PYTHON = """\
+from refgen_scenarios.training import UpdateWorkingSetScenario
+from refgen_scenarios.units import ureg
+
+PhoneFullUpdateWorkingSet = UpdateWorkingSetScenario(
+    parameters=10e6,
+    bytes_per_param=4 * ureg.byte,
+    optimizer_moments=2,
+    activation_factor=5.0,
+    activation_factor_high=8.0,
+    bandwidth=51.2 * ureg.GB / ureg.s,
+)"""

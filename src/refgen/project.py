@@ -50,6 +50,7 @@ from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, di
 from refgen.analysis.source import parse_module
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
+from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.values import EntryValues, Quote, Value
 from refgen.render.math_elements import UnitSymbols
@@ -73,7 +74,8 @@ class PlannedPage:
 
     docname: str
     kind: str
-    """``index``, ``category``, ``scenario``, ``helpers`` or ``registry``."""
+    """``index``, ``category``, ``scenario``, ``comparison``, ``helpers``, ``registry`` or
+    ``registry-part``."""
     argument: str
     """The module, class or registry path the page documents (the title for ``index``)."""
     children: tuple[str, ...] = ()
@@ -95,6 +97,12 @@ def page_name(class_name: str) -> str:
     digest = hashlib.sha256(class_name.encode()).hexdigest()[:12]
     shortened = class_name.encode()[: LONGEST_PAGE_NAME - 13].decode(errors="ignore")
     return f"{shortened}-{digest}"
+
+
+COMPARISON_SUFFIX = "-compare"
+"""Added to a class page's name for its comparison page (no class name holds a ``-``)."""
+COMPARED_ENTRIES = 2
+"""Registry entries a class needs for a comparison page."""
 
 
 REGISTRY_PAGE_SIZE = 200
@@ -380,6 +388,14 @@ class Project:
             self.settings.eval_timeout,
         )
 
+    def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
+        """The elasticities of every registry entry of the class
+        (:mod:`refgen.evaluate.sensitivity`)."""
+        return tuple(
+            entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
+            for entry in scenario.registry_entries
+        )
+
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
         """The headline attribute's value for the class's first registry entry."""
         if scenario.headline is None or not scenario.registry_entries:
@@ -415,10 +431,8 @@ class Project:
             index.append(f"{name}/index")
             names = tuple(page_name(c.__name__) for c in classes)
             pages.append(PlannedPage(f"{folder}/index", "category", name, names))
-            pages += [
-                PlannedPage(f"{folder}/{page}", "scenario", discovery.dotted_path(c))
-                for page, c in zip(names, classes, strict=True)
-            ]
+            for page, cls in zip(names, classes, strict=True):
+                pages += self._class_pages(folder, page, cls)
         for name in self.helper_modules():
             index.append(f"helpers/{name}")
             pages.append(PlannedPage(f"{root}/helpers/{name}", "helpers", name))
@@ -428,6 +442,19 @@ class Project:
             pages += registry_pages(root, self.registry.qualname, len(self.registry.entries))
         pages.append(PlannedPage(f"{root}/index", "index", self.settings.title, tuple(index)))
         return pages
+
+    def _class_pages(self, folder: str, page: str, cls: type) -> list[PlannedPage]:
+        """A class's page, and its comparison page when it has two registry entries or more."""
+        dotted = discovery.dotted_path(cls)
+        registry = self.registry
+        entries = len(registry.entries_of(dotted)) if registry is not None else 0
+        if entries < COMPARED_ENTRIES:
+            return [PlannedPage(f"{folder}/{page}", "scenario", dotted)]
+        compared = f"{page}{COMPARISON_SUFFIX}"
+        return [
+            PlannedPage(f"{folder}/{page}", "scenario", dotted, (compared,)),
+            PlannedPage(f"{folder}/{compared}", "comparison", dotted),
+        ]
 
     # ------------------------------------------------------------------ fingerprints
 
@@ -529,6 +556,9 @@ class Project:
         registry_statements: frozenset[Unit],
     ) -> frozenset[Unit]:
         match page.kind:
+            case "comparison":
+                cls = self.resolve(page.argument)
+                return reach.of_class(cls) | self._entry_units(cls, reach) | registry_statements
             case "scenario":
                 cls = self.resolve(page.argument)
                 units = set(reach.of_class(cls) | self._entry_units(cls, reach))

@@ -309,6 +309,10 @@ class RegistryEntryDoc:
     inputs: tuple[tuple[str, str], ...] = ()
     """The keyword arguments of the entry's construction, as written."""
     location: SourceLocation | None = None
+    python: str = ""
+    """The Python that builds the entry again: the imports of the names its construction
+    uses, then the assignment as written (:mod:`refgen.analysis.construction`); empty
+    when the registry's source does not show one."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from refgen.analysis import discovery
+from refgen.analysis.construction import construction
 from refgen.analysis.dependencies import in_package
 from refgen.analysis.docstrings import attribute_description, parse_docstring
 from refgen.analysis.guard import call_user_code
@@ -27,6 +28,7 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
     assignments: dict[str, AssignmentSource] = {}
     doc = Docstring()
     location = None
+    source = None
     if inspect.isclass(registry):
         source = object_source(read, registry)
         classdef = source.find_class(registry.__qualname__)
@@ -35,6 +37,7 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
             location = SourceLocation(source.path, classdef.lineno)
             node = docstring_node(classdef.body)
             doc = parse_docstring(str(node.value) if node else None, source.path, classdef.lineno)
+    statements = {name: a.node for name, a in assignments.items() if a.node is not None}
     entries = []
     for name, value in discovery.registry_items(registry):
         assignment = assignments.get(name)
@@ -48,6 +51,9 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
                 location=SourceLocation(location.path, assignment.line)
                 if assignment and location
                 else None,
+                python=construction(source, assignment.node, registry.__module__, statements)
+                if source is not None and assignment is not None and assignment.node is not None
+                else "",
             )
         )
     return RegistryDoc(

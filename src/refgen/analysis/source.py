@@ -8,6 +8,7 @@ its line number.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import importlib.util
 from dataclasses import dataclass
@@ -266,6 +267,8 @@ class AssignmentSource:
     """Keyword arguments as written, when the value is a call."""
     docstring: str | None
     line: int
+    node: ast.Assign | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The statement, for what needs more than its text (the imports it uses)."""
 
 
 def class_assignments(module: ModuleSource, classdef: ast.ClassDef) -> dict[str, AssignmentSource]:
@@ -283,7 +286,7 @@ def class_assignments(module: ModuleSource, classdef: ast.ClassDef) -> dict[str,
                 (kw.arg, module.segment(kw.value)) for kw in node.value.keywords if kw.arg
             )
         found[target.id] = AssignmentSource(
-            target.id, keywords, _attribute_docstring(classdef.body, index), node.lineno
+            target.id, keywords, _attribute_docstring(classdef.body, index), node.lineno, node
         )
     return found
 

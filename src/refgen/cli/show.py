@@ -78,7 +78,11 @@ def lookup(project: Project, name: str, whole_page: bool) -> tuple[bool, Page]:
     if whole_page and target.scenario is not None:
         scenario = target.scenario
         page = scenario_page(
-            scenario, project.values(scenario), project.settings.value_precision, project.units
+            scenario,
+            project.values(scenario),
+            project.settings.value_precision,
+            project.units,
+            sensitivities=project.sensitivities(scenario),
         )
         return True, page
     return False, summary(project, target)

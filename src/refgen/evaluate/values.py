@@ -54,6 +54,10 @@ class EntryValues:
     qualname: str
     """Dotted path of the entry (``registry.Entry``)."""
     values: tuple[Value, ...]
+    scenario: str = ""
+    """Dotted path of the entry's class."""
+    inputs: tuple[str, ...] = ()
+    """The names among ``values`` that are inputs (the rest are derived)."""
 
     def value(self, name: str) -> Value | None:
         return next((v for v in self.values if v.name == name), None)
@@ -204,7 +208,10 @@ def entry_values(
         compute(scenario, instance, name, precision=precision, timeout=timeout)
         for name in scenario.attribute_names
     )
-    return EntryValues(entry.name, f"{entry.registry}.{entry.name}", values)
+    inputs = tuple(item.name for item in scenario.inputs)
+    return EntryValues(
+        entry.name, f"{entry.registry}.{entry.name}", values, scenario.qualname, inputs
+    )
 
 
 @dataclass(frozen=True)

@@ -111,7 +111,16 @@ class Figure:
         return self.whole + self.fraction
 
 
-Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink | ObjectName | Figure
+@dataclass(frozen=True)
+class FileLink:
+    """A link to a file built with the site (a CSV, a JSON file), downloaded when followed."""
+
+    path: str
+    """Where the file is, from the site's root: ``reference/registry.csv``."""
+    label: str
+
+
+Inline = Text | Code | Xref | DocLink | AnchorLink | SourceLink | ObjectName | Figure | FileLink
 
 # ---------------------------------------------------------------------- blocks
 
@@ -141,6 +150,8 @@ class CodeBlock:
     text: str
     language: str = "python"
     classes: tuple[str, ...] = ()
+    copy_label: str = ""
+    """When set, the site gives the block a button of this label that copies its text."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,6 +199,15 @@ class Table:
     searchable: bool = True
     header_spans: tuple[int, ...] = ()
     """Columns each header cell spans, one each when empty: a heading over a number and its unit."""
+    cell_classes: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    """Classes of each body cell, row by row (none when empty): a cell that differs, a
+    strong elasticity. The page says the same in words; the classes only highlight."""
+
+    def classes_of(self, row: int, column: int) -> tuple[str, ...]:
+        """The classes of body cell ``(row, column)``."""
+        if row < len(self.cell_classes) and column < len(self.cell_classes[row]):
+            return self.cell_classes[row][column]
+        return ()
 
     @property
     def columns(self) -> int:

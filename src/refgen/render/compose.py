@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -21,8 +21,16 @@ from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues
 from refgen.project import PlannedPage, Project
 from refgen.render.blocks import Page
+from refgen.render.comparison import comparison_page
+from refgen.render.downloads import download_paths
 from refgen.render.markup import serialize
-from refgen.render.pages import category_page, helpers_page, index_page, registry_page
+from refgen.render.pages import (
+    INDEX_INTRO,
+    category_page,
+    helpers_page,
+    index_page,
+    registry_page,
+)
 from refgen.render.scenario_page import scenario_page
 
 
@@ -34,13 +42,22 @@ class ComposedPage:
     problems: tuple[Problem, ...] = ()
     examples: tuple[tuple[str, ExampleBlock], ...] = field(default=())
     """``(subject, block)`` of each Examples section the page shows."""
+    summary: str = ""
+    """What the page is about, in one line (for ``llms.txt``)."""
+    values: tuple[EntryValues, ...] = ()
+    """The registry values the page computes (a class page's), for the site's downloads."""
 
 
 def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage:
     """The page ``planned`` describes; ``stub_path`` is the file Sphinx reads for it."""
     match planned.kind:
         case "scenario":
-            return _scenario(project, planned.argument)
+            return _scenario(project, planned.argument, planned.children)
+        case "comparison":
+            scenario = project.scenario(project.resolve(planned.argument))
+            values = project.values(scenario)
+            summary = COMPARISON_SUMMARY.format(count=len(values), name=scenario.name)
+            return ComposedPage(comparison_page(scenario, values), summary=summary)
         case "category":
             return _category(project, planned.argument, planned.children)
         case "helpers":
@@ -49,7 +66,9 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
             registry = project.cache.registry(planned.argument)
             if planned.children:  # split: the parts list the entries
                 registry = dataclasses.replace(registry, entries=())
-            return ComposedPage(registry_page(registry, parts=planned.children))
+            downloads = download_paths(planned.docname)
+            page = registry_page(registry, parts=planned.children, downloads=downloads)
+            return ComposedPage(page, summary=one_line(registry.title))
         case "registry-part":
             qualname, start, stop = planned.argument.split()
             registry = project.cache.registry(qualname)
@@ -57,11 +76,20 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
             title = f"Registry, entries {int(start) + 1} to {stop}"
             return ComposedPage(registry_page(part, title=title, described=False))
         case "index":
-            return ComposedPage(index_page(planned.argument, list(planned.children), stub_path))
+            page = index_page(planned.argument, list(planned.children), stub_path)
+            return ComposedPage(page, summary=one_line(INDEX_INTRO))
     raise ValueError(f"not a page kind: {planned.kind!r}")
 
 
-def _scenario(project: Project, argument: str) -> ComposedPage:
+COMPARISON_SUMMARY = "The {count} registry entries of {name} side by side, differences marked."
+
+
+def one_line(text: str) -> str:
+    """The first paragraph of ``text``, its lines joined."""
+    return " ".join(text.strip().split("\n\n")[0].split())
+
+
+def _scenario(project: Project, argument: str, children: Sequence[str] = ()) -> ComposedPage:
     scenario = project.scenario(project.resolve(argument))
     values = project.values(scenario)
     own = scenario.problems
@@ -77,8 +105,11 @@ def _scenario(project: Project, argument: str) -> ComposedPage:
         project.settings.value_precision,
         project.units,
         project.documented_classes(),
+        project.sensitivities(scenario),
+        comparison=children[0] if children else None,
     )
-    return ComposedPage(page, problems, examples)
+    summary = one_line(scenario.docstring.summary)
+    return ComposedPage(page, problems, examples, summary, values)
 
 
 def raising_properties(scenario: ScenarioDoc, entries: Iterable[EntryValues]) -> list[Problem]:
@@ -109,14 +140,16 @@ def _category(project: Project, module_name: str, children: Iterable[str]) -> Co
         found = project.headline(scenario)
         if found is not None and found[1].available:
             headlines[scenario.qualname] = found
-    return ComposedPage(category_page(doc, scenarios, headlines, list(children)))
+    page = category_page(doc, scenarios, headlines, list(children))
+    return ComposedPage(page, summary=one_line(doc.description))
 
 
 def _helpers(project: Project, module_name: str) -> ComposedPage:
     doc = project.module(module_name)
     helpers = project.helpers_of(module_name)
     problems = tuple(problem for helper in helpers for problem in helper.docstring.problems)
-    return ComposedPage(helpers_page(doc, helpers, project.units), problems)
+    page = helpers_page(doc, helpers, project.units)
+    return ComposedPage(page, problems, summary=one_line(doc.description))
 
 
 # ---------------------------------------------------------------------- digests

@@ -16,9 +16,11 @@ from refgen.project import page_name
 from refgen.render.blocks import (
     Block,
     BulletList,
+    CodeBlock,
     DocLink,
     Field,
     FieldList,
+    FileLink,
     Markup,
     Page,
     Paragraph,
@@ -38,6 +40,7 @@ from refgen.render.common import (
     docstring_references,
     docstring_sections,
     entry_list,
+    joined,
     opening_prose,
     prose,
 )
@@ -49,6 +52,12 @@ INDEX_INTRO = (
     "attributes and their equations are read from the source, and the examples "
     "run at every build."
 )
+DOWNLOADS_LEAD = (
+    "Every input and derived value of every entry, computed at this build, to download: "
+)
+COPY_LABEL = "Copy as Python"
+PYTHON_CLASS = "refgen-python"
+"""Class of a registry entry's Python: its imports and its construction as written."""
 HELPER_STEPS_INTRO = "The same accounting as the function body computes it, line by line:"
 
 
@@ -150,16 +159,23 @@ def registry_page(
     title: str = "Registry",
     described: bool = True,
     parts: Sequence[str] = (),
+    downloads: Sequence[str] = (),
 ) -> Page:
-    """Every named scenario of ``registry`` with its class and its stated inputs; the
-    registry itself when ``described``, and a table of contents of ``parts`` (the pages
-    of a registry too large for one)."""
+    """Every named scenario of ``registry`` with its class and the Python that builds it
+    (its stated inputs, when the source shows no such statement); the registry itself
+    when ``described``, and a table of contents of ``parts`` (the pages of a registry
+    too large for one); ``downloads`` are the files of every entry's values (paths
+    from the site's root), linked under the registry."""
     module, _, name = registry.qualname.rpartition(".")
     location = registry.location
     intro = opening_prose(registry.title, registry.description, location)
     blocks: list[Block] = []
     if described:
         blocks.append(PyObject("class", module, name, body=tuple(intro), location=location))
+    if downloads:
+        links = [FileLink(path, path.rpartition("/")[2]) for path in downloads]
+        shown = text(DOWNLOADS_LEAD, *joined(links, " and ", " and "), ".")
+        blocks.append(Paragraph(shown.inlines, ("refgen-downloads",)))
     if parts:
         blocks.append(TocTree(tuple(parts)))
     for entry in registry.entries:
@@ -169,7 +185,10 @@ def registry_page(
                 (text(Xref("class", entry.scenario, entry.scenario.rpartition(".")[2])),),
             )
         ]
-        if entry.inputs:
+        if entry.python:
+            python = CodeBlock(entry.python, "none", (PYTHON_CLASS,), COPY_LABEL)
+            fields.append(Field("Python", (python,)))
+        elif entry.inputs:
             items = tuple((code(f"{key}={value}"),) for key, value in entry.inputs)
             fields.append(Field("Stated inputs", (BulletList(items),)))
         body: tuple[Block, ...] = (

@@ -10,11 +10,11 @@ runs scenario code.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Container, Mapping, Sequence
 
 from refgen.analysis.model import DerivedDoc, Equation, InputDoc, ScenarioDoc
-from refgen.evaluate.values import EntryValues, Value
+from refgen.evaluate.sensitivity import Sensitivity
+from refgen.evaluate.values import EntryValues
 from refgen.render.blocks import (
     AnchorLink,
     Block,
@@ -22,7 +22,6 @@ from refgen.render.blocks import (
     Code,
     Collapsible,
     DocLink,
-    Figure,
     Inline,
     Markup,
     ObjectName,
@@ -34,6 +33,7 @@ from refgen.render.blocks import (
     SourceLink,
     Table,
     Text,
+    TocTree,
     Xref,
     text,
 )
@@ -49,9 +49,12 @@ from refgen.render.common import (
     opening_prose,
     prose,
 )
+from refgen.render.comparison import comparison_link
 from refgen.render.diagram import data_flow_svg
+from refgen.render.figures import figure_columns
 from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import breakable_at_operators, expression_to_mathml
+from refgen.render.sensitivity import sensitivity_section
 
 CONSTRUCTION_NOTE = (
     "Build this scenario with keyword arguments only. "
@@ -79,12 +82,17 @@ def scenario_page(
     precision: int = 5,
     units: UnitSymbols | None = None,
     documented: Container[str] = (),
+    sensitivities: Sequence[Sensitivity] = (),
+    comparison: str | None = None,
 ) -> Page:
     """The whole reference page of one scenario class.
 
     ``units`` spells the units of equations (see :func:`expression_to_mathml`).
     ``documented`` holds the classes with pages of their own: what the class
     inherits from one of them is described there, and only linked here.
+    ``sensitivities`` are the entries' elasticities, shown after their values;
+    ``comparison`` is the document name of the page comparing the entries (a child
+    of this one), linked under their values.
     """
     units = units or UnitSymbols()
     doc = scenario.docstring
@@ -122,7 +130,8 @@ def scenario_page(
     if scenario.derived:
         derived = _derived_table(scenario, mentions, units, documented)
         blocks.append(Section("Derived attributes", (derived,)))
-    blocks += _registry_values(scenario, values, precision)
+    blocks += _registry_values(scenario, values, precision, comparison)
+    blocks += sensitivity_section(sensitivities)
     if doc.notes:
         blocks.append(Section("Notes", docstring_notes(doc, scenario.location, mentions)))
     blocks += [Section(title, body) for title, body in docstring_sections(doc, mentions)]
@@ -133,6 +142,8 @@ def scenario_page(
         example = Prose(doc.examples.text, doc.examples.location)
         blocks.append(Section("Examples", (*intro, example)))
     blocks += _data_flow(scenario)
+    if comparison is not None:
+        blocks.append(TocTree((comparison,), hidden=True))
     return Page(scenario.name, tuple(blocks), scenario.location, scenario.module)
 
 
@@ -187,51 +198,11 @@ def _data_flow(scenario: ScenarioDoc) -> list[Block]:
     return [Section("Data flow", (text(DATA_FLOW_INTRO), shown))]
 
 
-def _value_text(value: Value | None) -> str:
-    if value is None:
-        return ""
-    return f"{value.text} ({value.reason})" if value.reason else value.text
-
-
-UNIT_CLASS = "refgen-unit"
-_WHOLE_PART = re.compile(r"-?[0-9\u2009]*")
-
-
-def _split_number(number: str) -> tuple[str, str]:
-    """``("1", ".5×10⁹")`` for ``1.5×10⁹``: the part before the decimal point, and the rest."""
-    match = _WHOLE_PART.match(number)
-    end = match.end() if match else 0
-    return number[:end], number[end:]
-
-
-def figure_columns(values: Sequence[Value | None]) -> tuple[list[Cell], list[Cell]]:
-    """Two columns for a column of values: numbers lined up on the decimal point, then units.
-
-    A value that is not a number (not available, None, text) fills the first column.
-    """
-    parts = [
-        _split_number(v.number) if v is not None and v.magnitude is not None else None
-        for v in values
-    ]
-    wholes = [whole for whole, _ in filter(None, parts)]
-    fractions = [fraction for _, fraction in filter(None, parts)]
-    whole_width = max(map(len, wholes), default=0)
-    # "×" is a little wider than a digit in most fonts: one character to spare
-    fraction_width = max(map(len, fractions), default=0) + any("×" in f for f in fractions)
-    numbers: list[Cell] = []
-    units: list[Cell] = []
-    for value, part in zip(values, parts, strict=True):
-        if value is None or part is None:
-            numbers.append((text(_value_text(value)),))
-            units.append(())
-            continue
-        numbers.append((Paragraph((Figure(*part, whole_width, fraction_width),)),))
-        units.append((Paragraph((Text(value.unit),), (UNIT_CLASS,)),) if value.unit else ())
-    return numbers, units
-
-
 def _registry_values(
-    scenario: ScenarioDoc, values: Sequence[EntryValues], precision: int
+    scenario: ScenarioDoc,
+    values: Sequence[EntryValues],
+    precision: int,
+    comparison: str | None = None,
 ) -> list[Block]:
     """One column per registry scenario, one row per attribute, figures lined up."""
     if not values:
@@ -252,7 +223,8 @@ def _registry_values(
         header, rows, ("refgen-values",), stub_columns=1, searchable=False, header_spans=spans
     )
     intro = text(VALUES_INTRO.format(precision=precision))
-    return [Section("Registry values", (intro, table))]
+    compared = (comparison_link(scenario.name, comparison),) if comparison is not None else ()
+    return [Section("Registry values", (intro, table, *compared))]
 
 
 def _inherited(base: str | None, name: str) -> tuple[Block, ...]:

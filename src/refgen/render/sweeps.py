@@ -13,8 +13,8 @@ from __future__ import annotations
 from refgen.evaluate.sweeps import Series, Sweep
 from refgen.evaluate.values import NOT_AVAILABLE, Value
 from refgen.render.blocks import Block, Cell, Markup, Paragraph, Table, Text, Xref, text
+from refgen.render.figures import figure_columns
 from refgen.render.plots import sweep_svg
-from refgen.render.scenario_page import figure_columns
 
 PLOT_CLASS = "refgen-sweep-plot"
 TABLE_CLASSES = ("refgen-values", "refgen-sweep-data")

@@ -37,6 +37,8 @@ def inline_text(item: b.Inline) -> str:
             return item.text
         case b.Xref() | b.DocLink() | b.AnchorLink() | b.SourceLink() | b.ObjectName():
             return item.label
+        case b.FileLink():
+            return item.label
     raise TypeError(f"not an inline item: {item!r}")
 
 

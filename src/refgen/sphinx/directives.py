@@ -76,6 +76,12 @@ class ScenarioDirective(PageDirective):
     kind = "scenario"
 
 
+class ComparisonDirective(PageDirective):
+    """``.. refgen-comparison:: module.Class``: the class's registry entries side by side."""
+
+    kind = "comparison"
+
+
 class CategoryDirective(PageDirective):
     """``.. refgen-category:: module``: the page of one category."""
 

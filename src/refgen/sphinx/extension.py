@@ -30,6 +30,7 @@ from refgen.project import PlannedPage, Project
 from refgen.sphinx import (
     directives,
     examples,
+    exports,
     incremental,
     navigation,
     nodes,
@@ -179,6 +180,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
             (nodes.visit_identifier_as_literal, nodes.depart_identifier_as_literal),
         ),
         (
+            nodes.refgen_file_link,
+            (nodes.visit_file_link_html, None),
+            (nodes.visit_file_link_elsewhere, nodes.depart_file_link_elsewhere),
+        ),
+        (nodes.refgen_copy_button, (nodes.visit_copy_button_html, None), (nodes.skip_node, None)),
+        (
             nodes.refgen_details,
             (nodes.visit_details_html, nodes.depart_details_html),
             (nodes.unfolded, nodes.unfolded),
@@ -189,6 +196,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         )
     app.add_role("scenario", roles.ScenarioValueRole())
     app.add_directive("refgen-scenario", directives.ScenarioDirective)
+    app.add_directive("refgen-comparison", directives.ComparisonDirective)
     app.add_directive("refgen-category", directives.CategoryDirective)
     app.add_directive("refgen-helpers", directives.HelpersDirective)
     app.add_directive("refgen-registry", directives.RegistryDirective)
@@ -217,8 +225,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)
     app.connect("build-finished", navigation.write_shared_navigation)
+    app.connect("build-finished", exports.write_exports)
     app.connect("build-finished", unfreeze)
     app.connect("viewcode-find-source", viewcode.find_source)
     app.connect("warn-missing-reference", nodes.quiet_optional_link)
     app.add_css_file("refgen.css")
+    app.add_js_file("refgen-copy.js", loading_method="defer")
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

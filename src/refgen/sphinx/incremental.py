@@ -29,6 +29,7 @@ from sphinx.application import Sphinx
 
 from refgen.analysis.guard import call_user_code
 from refgen.render.compose import compose, page_digest
+from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.records import planned_pages, records, replay, write_warnings
 from refgen.sphinx.state import project_of
@@ -101,4 +102,5 @@ def _delete_outputs(app: Sphinx, docnames: set[str]) -> None:
     for docname in docnames:
         if filename is not None:
             Path(filename(docname)).unlink(missing_ok=True)
+        Path(app.outdir, f"{docname}{MARKDOWN}").unlink(missing_ok=True)
         Path(app.doctreedir, f"{docname}.doctree").unlink(missing_ok=True)

@@ -20,6 +20,7 @@ from sphinx import addnodes
 from sphinx.util import docname_join
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_id
+from sphinx.util.osutil import relative_uri
 from sphinx.util.parsing import nested_parse_to_nodes
 
 from refgen.analysis.model import SourceLocation
@@ -91,6 +92,47 @@ def depart_details_html(translator: Any, node: refgen_details) -> None:
     translator.body.append("</details>\n")
 
 
+class refgen_file_link(nodes.Inline, nodes.TextElement):
+    """A link to a file built with the site, ``path`` from the site's root; HTML links it
+    (made relative to the page when it is written), other formats show its label."""
+
+
+def visit_file_link_html(translator: Any, node: refgen_file_link) -> None:
+    builder = translator.builder
+    href = relative_uri(builder.get_target_uri(builder.current_docname), node["path"])
+    translator.body.append(
+        f'<a class="reference download refgen-download" href="{escape(href)}" download="">'
+        f"{escape(node.astext())}</a>"
+    )
+    raise nodes.SkipNode
+
+
+def visit_file_link_elsewhere(translator: Any, node: refgen_file_link) -> None:
+    translator.visit_inline(node)
+
+
+def depart_file_link_elsewhere(translator: Any, node: refgen_file_link) -> None:
+    translator.depart_inline(node)
+
+
+class refgen_copy_button(nodes.General, nodes.Element):
+    """A button that copies the text of the code block beside it (``refgen-copy.js``);
+    HTML only."""
+
+
+COPY_CLASS = "refgen-copyable"
+"""Class of the box holding a code block and its copy button."""
+
+
+def visit_copy_button_html(translator: Any, node: refgen_copy_button) -> None:
+    label = escape(node["label"])
+    translator.body.append(
+        f'<button type="button" class="refgen-copy" data-refgen-copy="">{label}</button>'
+        '<span class="refgen-copy-status" role="status" aria-live="polite"></span>\n'
+    )
+    raise nodes.SkipNode
+
+
 def unfolded(translator: Any, node: nodes.Node) -> None:
     """Other builders show a collapsible's content where it stands."""
 
@@ -141,7 +183,11 @@ class NodeBuilder:
             case b.CodeBlock():
                 block = nodes.literal_block(item.text, item.text, classes=list(item.classes))
                 block["language"] = item.language
-                return [block]
+                if not item.copy_label:
+                    return [block]
+                box = nodes.container("", block, classes=[COPY_CLASS])
+                box += refgen_copy_button(label=item.copy_label)
+                return [box]
             case b.Markup():
                 classes = [*item.classes, *([] if item.searchable else [NOT_SEARCHED])]
                 return [refgen_markup(markup=serialize(item.element), classes=classes)]
@@ -210,6 +256,8 @@ class NodeBuilder:
                 return self._object_name(item)
             case b.Figure():
                 return figure(item)
+            case b.FileLink():
+                return refgen_file_link(item.label, item.label, path=item.path)
         raise TypeError(f"not an inline item: {item!r}")
 
     def _xref(self, item: b.Xref) -> nodes.Node:
@@ -299,14 +347,21 @@ class NodeBuilder:
             group += nodes.colspec(colwidth=colwidth, stub=int(column < item.stub_columns))
         head, body = nodes.thead(), nodes.tbody()
         head += self._row(item.header, item.header_spans)
-        for row in item.rows:
-            body += self._row(row)
+        for number, row in enumerate(item.rows):
+            body += self._row(row, classes=[item.classes_of(number, c) for c in range(len(row))])
         group += [head, body]
         classes = ["colwidths-auto", *item.classes, *([] if item.searchable else [NOT_SEARCHED])]
         return nodes.table("", group, classes=classes)
 
-    def _row(self, cells: Iterable[b.Cell], spans: Iterable[int] = ()) -> nodes.row:
+    def _row(
+        self,
+        cells: Iterable[b.Cell],
+        spans: Iterable[int] = (),
+        classes: Iterable[tuple[str, ...]] = (),
+    ) -> nodes.row:
         entries = [nodes.entry("", *self.blocks(cell)) for cell in cells]
+        for entry, names in zip(entries, classes, strict=False):
+            entry["classes"] += names
         for entry, span in zip(entries, spans, strict=False):
             if span > 1:
                 entry["morecols"] = span - 1

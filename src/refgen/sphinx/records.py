@@ -18,8 +18,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging as sphinx_logging
 
+from refgen.evaluate.values import EntryValues
 from refgen.project import PlannedPage
 from refgen.render.compose import ComposedPage, page_digest
+from refgen.render.markdown import MarkdownWriter
 
 logger = sphinx_logging.getLogger("refgen")
 
@@ -42,6 +44,13 @@ class PageRecord:
     """Warnings given while the page was read."""
     example_warnings: list[StoredWarning] = field(default_factory=list)
     """Warnings of its examples, which run after reading (and again without a re-read)."""
+    title: str = ""
+    summary: str = ""
+    """The page in one line, for ``llms.txt``."""
+    markdown: str = ""
+    """The page as Markdown (:mod:`refgen.render.markdown`), written beside it."""
+    values: tuple[EntryValues, ...] = ()
+    """The registry values it computed, for the registry's downloads."""
 
 
 RECORDS = "refgen_pages"
@@ -76,6 +85,10 @@ def note_page(env: Any, composed: ComposedPage) -> None:
     record.digest = page_digest(composed)
     planned = planned_pages(env).get(env.docname)
     record.fingerprint = planned[1] if planned else None
+    record.title = composed.page.title
+    record.summary = composed.summary
+    record.markdown = MarkdownWriter(env.docname).page(composed.page)
+    record.values = composed.values
 
 
 def note_quote(env: Any, text: str, shown: str) -> None:

@@ -1,0 +1,107 @@
+"""The registry's values as files to download: CSV and JSON, one record per entry and attribute.
+
+Each value keeps what the site shows (``text``) and what a program needs: the
+number in the unit shown (``magnitude``) and pint's long name of that unit
+(``units``), so ``15.625`` and ``millisecond`` read back as the quantity the
+page shows as ``15.625 ms``. A value that cannot be computed has no
+magnitude, ``available`` false and the reason. The values arrive computed
+(:class:`~refgen.evaluate.values.EntryValues`); this only lays them out.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from numbers import Integral
+from typing import Any
+
+from refgen.evaluate.values import EntryValues, Value
+
+CSV_NAME = "registry.csv"
+JSON_NAME = "registry.json"
+COLUMNS = (
+    "entry",
+    "class",
+    "attribute",
+    "kind",
+    "magnitude",
+    "units",
+    "unit",
+    "text",
+    "available",
+    "reason",
+)
+"""The CSV's header, one row per value; the JSON's value records use the same names."""
+
+
+def download_paths(registry_docname: str) -> tuple[str, str]:
+    """The CSV and JSON files, beside the registry page (paths from the site's root)."""
+    folder = registry_docname.rpartition("/")[0]
+    prefix = f"{folder}/" if folder else ""
+    return f"{prefix}{CSV_NAME}", f"{prefix}{JSON_NAME}"
+
+
+def magnitude(value: Value) -> int | float | None:
+    """The number, as JSON can hold it (numpy's numbers made plain)."""
+    if value.magnitude is None:
+        return None
+    if isinstance(value.magnitude, Integral):
+        return int(value.magnitude)
+    return float(value.magnitude)
+
+
+def value_record(entry: EntryValues, value: Value) -> dict[str, Any]:
+    """One value as a record of the :data:`COLUMNS`."""
+    return {
+        "entry": entry.entry,
+        "class": entry.scenario,
+        "attribute": value.name,
+        "kind": "input" if value.name in entry.inputs else "derived",
+        "magnitude": magnitude(value),
+        "units": value.units,
+        "unit": value.unit,
+        "text": value.text,
+        "available": value.available,
+        "reason": value.reason,
+    }
+
+
+def registry_csv(entries: Sequence[EntryValues]) -> str:
+    """Every value of every entry, one CSV row each, in registry and attribute order."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for entry in entries:
+        for value in entry.values:
+            row = value_record(entry, value)
+            row["magnitude"] = "" if row["magnitude"] is None else repr(row["magnitude"])
+            row["available"] = "true" if value.available else "false"
+            writer.writerow(row)
+    return out.getvalue()
+
+
+def registry_json(registry: str, generator: str, entries: Sequence[EntryValues]) -> str:
+    """Every entry with its values, as JSON (``registry``: the registry's dotted path)."""
+    data = {
+        "registry": registry,
+        "generator": generator,
+        "entries": [
+            {
+                "name": entry.entry,
+                "qualname": entry.qualname,
+                "class": entry.scenario,
+                "values": [
+                    {
+                        k: v
+                        for k, v in value_record(entry, value).items()
+                        if k not in ("entry", "class")
+                    }
+                    for value in entry.values
+                ],
+            }
+            for entry in entries
+        ],
+    }
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

@@ -1,0 +1,58 @@
+"""Figures in tables: a column of values as numbers lined up on the decimal point, then units.
+
+Used by every table of registry values (the class page's, the comparison
+page's). The numbers arrive formatted (:class:`~refgen.evaluate.values.Value`);
+this only splits them where the decimal point goes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from refgen.evaluate.values import Value
+from refgen.render.blocks import Cell, Figure, Paragraph, Text, text
+
+
+def value_text(value: Value | None) -> str:
+    """A value as its table cell reads, the reason with it when it has none."""
+    if value is None:
+        return ""
+    return f"{value.text} ({value.reason})" if value.reason else value.text
+
+
+UNIT_CLASS = "refgen-unit"
+_WHOLE_PART = re.compile(r"-?[0-9\u2009]*")
+
+
+def _split_number(number: str) -> tuple[str, str]:
+    """``("1", ".5×10⁹")`` for ``1.5×10⁹``: the part before the decimal point, and the rest."""
+    match = _WHOLE_PART.match(number)
+    end = match.end() if match else 0
+    return number[:end], number[end:]
+
+
+def figure_columns(values: Sequence[Value | None]) -> tuple[list[Cell], list[Cell]]:
+    """Two columns for a column of values: numbers lined up on the decimal point, then units.
+
+    A value that is not a number (not available, None, text) fills the first column.
+    """
+    parts = [
+        _split_number(v.number) if v is not None and v.magnitude is not None else None
+        for v in values
+    ]
+    wholes = [whole for whole, _ in filter(None, parts)]
+    fractions = [fraction for _, fraction in filter(None, parts)]
+    whole_width = max(map(len, wholes), default=0)
+    # "×" is a little wider than a digit in most fonts: one character to spare
+    fraction_width = max(map(len, fractions), default=0) + any("×" in f for f in fractions)
+    numbers: list[Cell] = []
+    units: list[Cell] = []
+    for value, part in zip(values, parts, strict=True):
+        if value is None or part is None:
+            numbers.append((text(value_text(value)),))
+            units.append(())
+            continue
+        numbers.append((Paragraph((Figure(*part, whole_width, fraction_width),)),))
+        units.append((Paragraph((Text(value.unit),), (UNIT_CLASS,)),) if value.unit else ())
+    return numbers, units

@@ -1,0 +1,145 @@
+"""Files built with the HTML site: the registry's values as CSV and JSON, llms.txt, Markdown pages.
+
+The Markdown files are the reference as plain text for language models, one
+beside every generated page, and ``llms.txt`` lists them.
+
+All are written at ``build-finished`` from the page records
+(:mod:`refgen.sphinx.records`): each generated page keeps, from when it was
+last read, its Markdown, its one-line summary and the registry values it
+computed. A page that is not read again keeps them with its digest, so an
+incremental build writes what a clean one writes, and nothing is computed
+twice. Files are rewritten only when their text changes; the Markdown file
+of a page that no longer exists goes with its HTML
+(:func:`refgen.sphinx.incremental.outdated_pages`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+from refgen import __version__
+from refgen.analysis.guard import call_user_code
+from refgen.evaluate.values import EntryValues
+from refgen.project import PlannedPage, Project
+from refgen.render.downloads import download_paths, registry_csv, registry_json
+from refgen.render.markdown import SUFFIX, Listed, Listing, llms_text
+from refgen.sphinx.records import PageRecord, planned_pages, records
+from refgen.sphinx.state import project_of
+from refgen.sphinx.stubs import write_if_changed
+
+BUILDERS = ("html", "dirhtml")
+"""Builders of a site with one page per document, where these files sit beside the pages."""
+LLMS = "llms.txt"
+DETAILS = (
+    "Every link below is one page of the site as Markdown, computed from the scenario "
+    "code at the same build as the HTML."
+)
+
+
+def write_exports(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: the Markdown files, ``llms.txt`` and the registry's downloads."""
+    if exception is not None or app.builder.name not in BUILDERS:
+        return
+    env = app.env
+    outdir = Path(app.outdir)
+    planned = [page for page, _fingerprint in planned_pages(env).values()]
+    known = records(env)
+    for page in planned:
+        record = known.get(page.docname)
+        if record is not None and record.markdown:
+            write_if_changed(outdir / f"{page.docname}{SUFFIX}", record.markdown)
+    project = project_of(env)
+    downloads = _write_downloads(project, planned, known, outdir)
+    write_if_changed(outdir / LLMS, _llms(app, planned, known, downloads))
+
+
+def _write_downloads(
+    project: Project, planned: list[PlannedPage], known: dict[str, PageRecord], outdir: Path
+) -> tuple[str, ...]:
+    """``registry.csv`` and ``registry.json`` beside the registry page; their paths."""
+    registry = project.registry
+    page = next((p for p in planned if p.kind == "registry"), None)
+    if registry is None or page is None:
+        return ()
+    computed = {v.qualname: v for record in known.values() for v in record.values}
+    entries = []
+    for entry in registry.entries:
+        found = computed.get(f"{entry.registry}.{entry.name}")
+        if found is None:  # an entry no class page shows: its class is not documented
+            found, _error = call_user_code(
+                lambda e=entry: project.entry_values(project.entry_scenario(e), e)
+            )
+        if isinstance(found, EntryValues):
+            entries.append(found)
+    csv_path, json_path = download_paths(page.docname)
+    write_if_changed(outdir / csv_path, registry_csv(entries))
+    generator = f"refgen {__version__}"
+    write_if_changed(outdir / json_path, registry_json(registry.qualname, generator, entries))
+    return csv_path, json_path
+
+
+SECTION_OF = {
+    "index": "Reference",
+    "helpers": "Helpers",
+    "registry": "Registry",
+    "registry-part": "Registry",
+}
+
+
+def _llms(
+    app: Sphinx, planned: list[PlannedPage], known: dict[str, PageRecord], downloads: Iterable[str]
+) -> str:
+    sections: dict[str, list[Listed]] = {"Reference": []}
+    heading = "Reference"
+    summary = ""
+    for page in planned:
+        record = known.get(page.docname)
+        if record is None or not record.markdown:
+            continue
+        if page.kind == "index":
+            summary = record.summary
+        if page.kind == "category":
+            heading = record.title
+        listed = Listed(record.title, f"{page.docname}{SUFFIX}", record.summary)
+        sections.setdefault(SECTION_OF.get(page.kind, heading), []).append(listed)
+    sections.setdefault("Guides", []).extend(_guides(app, {p.docname for p in planned}))
+    files = [Listed(path.rpartition("/")[2], path, "every registry value") for path in downloads]
+    listings = [Listing(name, tuple(pages)) for name, pages in sections.items()]
+    listings.append(Listing("Downloads", tuple(files)))
+    title = str(app.config.html_title or app.config.project)
+    return llms_text(title, summary, DETAILS, listings)
+
+
+def _guides(app: Sphinx, generated: set[str]) -> list[Listed]:
+    """The site's own pages, in the order of its contents: their sources when those are
+    Markdown and published with the site, else their HTML."""
+    env: Any = app.env
+    config = app.config
+    found = []
+    for docname in _in_contents_order(env):
+        if docname in generated or docname not in env.titles:
+            continue
+        source = env.doc2path(docname)
+        if config.html_copy_source and source.suffix == ".md":
+            path = f"_sources/{docname}{source.suffix}{config.html_sourcelink_suffix}"
+        else:
+            path = app.builder.get_target_uri(docname)
+        found.append(Listed(env.titles[docname].astext(), path))
+    return found
+
+
+def _in_contents_order(env: Any) -> list[str]:
+    """Every document, the root's table of contents first, depth first, then the rest."""
+    order: list[str] = []
+    pending = [env.config.root_doc]
+    while pending:
+        docname = pending.pop(0)
+        if docname in order:
+            continue
+        order.append(docname)
+        pending[:0] = list(env.toctree_includes.get(docname, []))
+    return order + sorted(set(env.found_docs) - set(order))

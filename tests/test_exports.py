@@ -1,0 +1,156 @@
+"""Files built with the site: the registry's values as CSV and JSON, llms.txt and a Markdown
+file per page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+from refgen.render import blocks as b
+from refgen.render.markdown import MarkdownWriter, code_span, escaped
+from refgen.testing import BuildResult
+from tests.html_helpers import main, read_html
+
+CLASS_MARKDOWN = "reference/refgen_scenarios.training/UpdateWorkingSetScenario.md"
+
+
+def registry_rows(site: BuildResult) -> list[dict[str, str]]:
+    text = (site.outdir / "reference" / "registry.csv").read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_registry_csv_has_every_value_with_magnitude_and_units(site: BuildResult) -> None:
+    rows = registry_rows(site)
+    found = {(row["entry"], row["attribute"]): row for row in rows}
+    step_floor = found["PhoneFullUpdateWorkingSet", "step_floor"]
+    assert step_floor == {
+        "entry": "PhoneFullUpdateWorkingSet",
+        "class": "refgen_scenarios.training.UpdateWorkingSetScenario",
+        "attribute": "step_floor",
+        "kind": "derived",
+        "magnitude": "15.625",
+        "units": "millisecond",
+        "unit": "ms",
+        "text": "15.625 ms",
+        "available": "true",
+        "reason": "",
+    }
+    assert found["PhoneFullUpdateWorkingSet", "bandwidth"]["kind"] == "input"
+    missing = found["Gpt2XlFp16UpdateWorkingSet", "step_floor"]
+    assert (missing["magnitude"], missing["available"]) == ("", "false")
+    assert missing["reason"] == "needs bandwidth, which this scenario does not give"
+    assert len({row["entry"] for row in rows}) == 44  # every registry entry
+
+
+def test_registry_json_holds_the_same_values(site: BuildResult) -> None:
+    data = json.loads((site.outdir / "reference" / "registry.json").read_text(encoding="utf-8"))
+    assert data["registry"] == "refgen_scenarios.Scenarios"
+    entries = {entry["name"]: entry for entry in data["entries"]}
+    phone = {v["attribute"]: v for v in entries["PhoneFullUpdateWorkingSet"]["values"]}
+    assert phone["step_floor"]["magnitude"] == 15.625
+    assert phone["step_floor"]["units"] == "millisecond"
+    assert phone["optimizer_moments"]["magnitude"] == 2  # an exact integer stays one
+    flat = [
+        (entry["name"], value["attribute"], value["text"])
+        for entry in data["entries"]
+        for value in entry["values"]
+    ]
+    assert flat == [(r["entry"], r["attribute"], r["text"]) for r in registry_rows(site)]
+
+
+def test_the_registry_page_links_its_downloads(site: BuildResult) -> None:
+    page = read_html(site.outdir / "reference" / "registry.html")
+    links = main(page).select("p.refgen-downloads a")
+    assert [(a["href"], a.get_text(), a.has_attr("download")) for a in links] == [
+        ("registry.csv", "registry.csv", True),
+        ("registry.json", "registry.json", True),
+    ]
+
+
+def test_llms_txt_lists_every_generated_page_with_its_summary(site: BuildResult) -> None:
+    llms = (site.outdir / "llms.txt").read_text(encoding="utf-8")
+    assert llms.startswith("# refgen reference\n\n> ")
+    links = re.findall(r"^- \[([^\]]+)\]\(([^)]+)\)(?:: (.*))?$", llms, re.M)
+    by_title = {title: (path, summary) for title, path, summary in links}
+    assert by_title["UpdateWorkingSetScenario"] == (
+        CLASS_MARKDOWN,
+        "A full on-device update with Adam: its working set and the DRAM bytes of one step.",
+    )
+    for _title, path, _summary in links:  # every link is a file of the site
+        assert (site.outdir / path).is_file(), path
+    pages = {
+        p.with_suffix("").relative_to(site.outdir) for p in site.outdir.glob("reference/**/*.md")
+    }
+    html = {
+        p.with_suffix("").relative_to(site.outdir) for p in site.outdir.glob("reference/**/*.html")
+    }
+    assert pages == html  # one Markdown file per generated page
+    assert {f"{p.as_posix()}.md" for p in pages} <= {path for _t, path, _s in links}
+    assert "## Guides" in llms and "(_sources/getting-started.md.txt)" in llms
+    assert "- [registry.csv](reference/registry.csv)" in llms
+
+
+def test_a_class_page_as_markdown_holds_its_figures(site: BuildResult) -> None:
+    markdown = (site.outdir / CLASS_MARKDOWN).read_text(encoding="utf-8")
+    assert markdown.startswith("# UpdateWorkingSetScenario\n")
+    for heading in ("## Inputs", "## Derived attributes", "## Registry values", "## Sensitivity"):
+        assert f"\n{heading}\n" in markdown
+    assert "| `step_floor` | 15.625 | ms | not available" in markdown
+    assert "| `step_floor` | 1.00 | 1.00 | n/a | 0.50 | 0 | −1.00 |" in markdown
+    assert "```pycon\n>>> from refgen_scenarios import Scenarios\n" in markdown
+    assert "[UpdateWorkingSetScenario: entries compared](UpdateWorkingSetScenario-compare.md)" in (
+        markdown
+    )
+
+
+def test_markdown_shows_data_as_text() -> None:
+    assert escaped("a*b_ [x](y) <img> | `c`") == r"a\*b\_ \[x\](y) \<img\> \| \`c\`"
+    assert escaped("bytes_per_param") == "bytes_per_param"  # inside a word, _ is plain
+    assert code_span("a ` b") == "``a ` b``"
+    table = b.Table(((b.text("x"),),), (((b.Paragraph((b.Code("a|b"),)),),),))
+    assert MarkdownWriter().table(table) == ["| x |", "| --- |", r"| `a\|b` |", ""]
+
+
+def fences(markdown: str) -> dict[str, list[str]]:
+    """The fenced code blocks of a MyST page, by language."""
+    found: dict[str, list[str]] = {}
+    for language, body in re.findall(r"^```(\w*)\n(.*?)^```$", markdown, re.M | re.S):
+        found.setdefault(language, []).append(body.rstrip("\n"))
+    return found
+
+
+def test_the_docs_page_shows_what_the_site_builds(site: BuildResult) -> None:
+    """docs/site-features.md quotes the copied Python, a CSV row and an llms.txt line:
+    each as this build makes it."""
+    from refgen.config import load_settings
+    from refgen.project import Project
+    from tests.conftest import DOCS, REPO
+
+    page = (DOCS / "site-features.md").read_text(encoding="utf-8")
+    shown = fences(page)
+    project = Project(load_settings(REPO))
+    phone = project.entry("PhoneFullUpdateWorkingSet")
+    assert phone is not None
+    assert shown["python"] == [phone.python]
+    csv_row, llms_line = shown["text"]
+    assert csv_row in (site.outdir / "reference" / "registry.csv").read_text().splitlines()
+    assert llms_line in (site.outdir / "llms.txt").read_text().splitlines()
+    # The elasticities the page walks through.
+    scenario = project.entry_scenario(phone)
+    [sensitivity, _] = project.sensitivities(scenario)
+    cells = {
+        (figure, name): sensitivity.cell(figure, name).text  # type: ignore[union-attr]
+        for figure, name in [
+            ("step_floor", "bandwidth"),
+            ("step_floor", "activation_factor_high"),
+            ("total", "activation_factor"),
+        ]
+    }
+    assert cells == {
+        ("step_floor", "bandwidth"): "−1.00",
+        ("step_floor", "activation_factor_high"): "0",
+        ("total", "activation_factor"): "0.56",
+    }
+    assert "reads −1.00 under\n`bandwidth`" in page and "= 0.56" in page
