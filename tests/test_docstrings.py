@@ -7,7 +7,7 @@ import warnings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen.analysis.docstrings import docstring_lines, parse_docstring
+from refgen.analysis.docstrings import attribute_description, docstring_lines, parse_docstring
 from refgen.analysis.model import Docstring, ParameterEntry, SourceLocation, WarningKind
 from refgen.testing import analyse_source
 
@@ -506,3 +506,18 @@ def test_see_also_names_are_resolved_to_the_path_their_object_is_documented_unde
         "no_such_name": None,
     }
     assert tank.problems == ()  # a name nothing answers to may be documented elsewhere
+
+
+def test_an_attribute_description_stops_at_a_section_title() -> None:
+    """Sections belong to no table cell: they would become the page's own sections."""
+    raw = """The size.
+
+    - in bytes
+    - rounded up
+
+    Parameters
+    ----------
+    x : int
+        Not a description.
+    """
+    assert attribute_description(raw) == "The size.\n\n- in bytes\n- rounded up"

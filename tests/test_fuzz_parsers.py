@@ -532,8 +532,10 @@ def bracketed(root: ET.Element) -> list[ET.Element]:
         for position, child in enumerate(children):
             opens = len(child) == 3 and local(child[0]) == "mo" and child[0].text == "("
             applied = position > 0 and children[position - 1].text == APPLY
-            raised = local(parent) == "msup" and position == 0 and local(child[1]) == "mfrac"
-            if local(child) == "mrow" and opens and not applied and not raised:
+            raised = opens and local(parent) == "msup" and position == 0
+            if raised and local(child[1]) == "mfrac":
+                continue
+            if local(child) == "mrow" and opens and not applied:
                 found.append(child[1])
     return found
 

@@ -380,7 +380,7 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
 ) -> None:
     """``:download:``, ``literalinclude``, ``include`` (a standard ``<file>`` too), ``raw
     :file:``, ``csv-table :url:`` and ``image`` pointing outside the documentation folder,
-    and ``role``/``meta``, which act beyond the docstring: each one warning, shown as
+    and ``role``/``meta``/``toctree``, which act beyond the docstring: each one warning, shown as
     text; a download inside the folder is published as Sphinx would."""
     (tmp_path / "secret.txt").write_text(SECRET, encoding="utf-8")
     project = corpus_project(tmp_path, "docstring_files")
@@ -412,6 +412,8 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
             "docstring acts beyond the docstring in `.. title::`; shown as text [refgen.docstring]",
             "docstring acts beyond the docstring in `.. default-domain::`; "
             "shown as text [refgen.docstring]",
+            "docstring acts beyond the docstring in `.. toctree::`; "
+            "shown as text [refgen.docstring]",
             "docstring names a file outside the documentation folder "
             "(data:/../../../../secret.txt); shown as text [refgen.docstring]",
             "docstring names a file outside the documentation folder "
@@ -421,7 +423,7 @@ def test_docstrings_never_make_the_build_read_or_publish_a_file_outside_the_docs
     )
     source = project.module_path("models")
     refused = ("Get :download:", ".. literalinclude", ".. include", ".. raw", ".. csv", ".. im")
-    refused += (".. role", ".. meta", ".. title", ".. default-domain")
+    refused += (".. role", ".. meta", ".. title", ".. default-domain", ".. toctree")
     lines = [
         number
         for number, text in enumerate(source.read_text().splitlines(), 1)

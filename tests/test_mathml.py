@@ -18,7 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
-from refgen.render.mathml import MathResult, breakable_at_operators, expression_to_mathml
+from refgen.render.mathml import (
+    MathResult,
+    assignment,
+    breakable_at_operators,
+    expression_to_mathml,
+)
 
 APPLY = "\u2061"
 
@@ -724,3 +729,20 @@ def test_breaking_an_equation_keeps_every_symbol_in_order(source: str) -> None:
         return
     expected = leaf_texts(whole)
     assert [text for piece in pieces_of(source) for text in leaf_texts(piece)] == expected
+
+
+@pytest.mark.parametrize("source", ["-(a + b)", "-a", "+a * b", "-f(a, b)"])
+def test_a_formula_that_starts_with_a_sign_breaks_after_its_name(source: str) -> None:
+    """``c = -(a + b)``: a break after ``=`` and a sign right after it are one break."""
+    whole = assignment("c", expression_to_mathml(source))
+    expected = leaf_texts(whole.element)
+    broken = breakable_at_operators(assignment("c", expression_to_mathml(source)).element)
+    pieces = [broken] if broken.tag == "math" else [c for c in broken if c.tag == "math"]
+    assert all(len(piece) for piece in pieces)
+    assert [text for piece in pieces for text in leaf_texts(piece)] == expected
+
+
+def test_only_an_operator_between_terms_is_spaced_as_one_where_a_line_starts() -> None:
+    pieces = pieces_of("(a + b).to('MB')")
+    forms = {mo.text: mo.get("form") for piece in pieces for mo in piece.iter("mo")}
+    assert forms["+"] == "infix" and forms["("] is None  # the bracket stays a fence

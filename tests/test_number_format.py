@@ -71,8 +71,21 @@ def test_a_quantity_is_shown_in_the_unit_a_reader_would_write(value: object, exp
 
 def test_an_exact_integer_changes_unit_only_when_every_digit_survives() -> None:
     assert format_value(60000 * ureg.MB) == "60 GB"
+    assert format_value(2048 * ureg.KiB) == "2 MiB"
     assert format_value(123456789 * ureg.byte) == f"123{THIN_SPACE}456{THIN_SPACE}789 B"
+    assert format_value(1000 * ureg.s) == "1000 s"  # not 16.667 min
+    assert format_value(1500 * ureg.KiB) == "1500 KiB"  # not 1.4648 MiB
+    assert format_value(4000 * ureg.hour) == "4000 h"
     assert format_value(123456.0 * ureg.byte) == "123.46 kB"  # a float is rounded
+
+
+def test_past_the_largest_prefix_a_figure_keeps_its_plain_unit_binary_too() -> None:
+    assert format_value(2.0**70 * ureg.byte) == "1.1806×10²¹ B"
+    assert format_value(8 * 1024.0**3 * ureg.EiB) == "9.9035×10²⁷ B"  # not 8 GiEiB
+
+
+def test_negative_zero_is_zero() -> None:
+    assert format_value(-0.0 * ureg.GB) == "0 GB"
 
 
 def test_number_and_unit_are_kept_apart_with_the_figure_in_the_unit_shown() -> None:
@@ -81,8 +94,9 @@ def test_number_and_unit_are_kept_apart_with_the_figure_in_the_unit_shown() -> N
     assert (figure.magnitude, figure.units) == (15.625, "second")
 
 
-def test_an_authors_format_applies_to_the_number_in_the_readable_unit() -> None:
-    assert format_value(0.22536 * ureg.hour, ".1f") == "13.5 min"
+def test_an_authors_format_formats_the_figure_in_the_codes_own_unit() -> None:
+    assert format_value(0.22536 * ureg.hour, ".1f") == "0.2 h"
+    assert format_value(1500 * ureg.KiB, ",d") == "1,500 KiB"  # integers keep d and ,
 
 
 units = st.sampled_from(["byte", "MB", "GB", "KiB", "GiB", "FLOP", "s", "ms", "hour", "token"])
@@ -94,3 +108,16 @@ def test_a_readable_quantity_is_the_same_quantity(magnitude: float, unit: str, p
     converted = readable(quantity)
     assert converted.to(quantity.units).magnitude == pytest.approx(quantity.magnitude, rel=1e-12)
     assert converted.dimensionality == quantity.dimensionality
+
+
+def test_a_terminal_table_never_cuts_a_grouped_number() -> None:
+    """Thin spaces group digits; textwrap does not break there, so neither may the column."""
+    from refgen.render import blocks as b
+    from refgen.render.text import TextWriter
+
+    figure = format_value(1125899906846720 * ureg.byte)
+    rows = (((b.text("size"),), (b.text(figure),)),) * 3
+    table = b.Table(((b.text("Attribute"),), (b.text("Value"),)), rows)
+    lines = TextWriter(24).block(table, "", 1)
+    number = figure.rpartition(" ")[0]
+    assert sum(number in line for line in lines) == 3, lines

@@ -21,6 +21,7 @@ numpydoc's own warnings are not shown.
 
 from __future__ import annotations
 
+import itertools
 import re
 import textwrap
 import warnings
@@ -421,6 +422,19 @@ def _reference_target(text: str) -> str | None:
 
 
 def attribute_description(text: str | None) -> str:
-    """An attribute's (or registry entry's) whole docstring as reST, indentation removed:
-    every paragraph, list and directive, not only the first line."""
-    return "\n".join(docstring_lines(text)).strip() if text else ""
+    """An attribute's (or registry entry's) docstring as reST, indentation removed: every
+    paragraph, list and directive up to the first section title (an underlined
+    ``Parameters``, say), which belongs to no description shown in a table cell."""
+    if not text:
+        return ""
+    lines = docstring_lines(text)
+    for number, (line, underline) in enumerate(itertools.pairwise(lines)):
+        if line.strip() and _is_underline(underline, line):
+            lines = lines[:number]
+            break
+    return "\n".join(lines).strip()
+
+
+def _is_underline(line: str, title: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= len(title.strip()) and len(set(stripped)) == 1 and stripped[0] in "-="

@@ -125,7 +125,9 @@ def _si_prefix(prefix: str, magnitude: float, base: str) -> str:
 
 def _binary_prefix(prefix: str, magnitude: float, base: str) -> str:
     steps = BINARY_PREFIXES.index(prefix) + math.floor(math.log(abs(magnitude), 1024))
-    return BINARY_PREFIXES[min(max(steps, 0), len(BINARY_PREFIXES) - 1)]
+    if steps >= len(BINARY_PREFIXES):  # past the prefixes people read, as with SI ones
+        return ""
+    return BINARY_PREFIXES[max(steps, 0)]
 
 
 def _with_prefix(quantity: Any, lead: str, base: str, prefix: str) -> Any:

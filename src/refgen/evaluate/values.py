@@ -8,6 +8,7 @@ with the reason, never a traceback. Like analysis, it knows nothing of Sphinx.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from numbers import Integral
@@ -113,13 +114,11 @@ def shown(value: Any, spec: str | None = None, precision: int = DEFAULT_PRECISIO
 
 
 def _shown_quantity(quantity: Any, spec: str | None, precision: int) -> Shown:
-    scaled = readable(quantity)
+    """An author's format spec formats the figure in the code's own unit, as written; without
+    one the figure moves to a readable unit, unless that would round an exact integer."""
+    scaled = quantity if spec else readable(quantity)
     number = _number(scaled.magnitude, spec, precision)
-    if (
-        not spec
-        and scaled is not quantity
-        and not _says_exactly(quantity.magnitude, scaled, number)
-    ):
+    if scaled is not quantity and not _says_exactly(quantity.magnitude, scaled, number):
         scaled, number = quantity, _number(quantity.magnitude, spec, precision)
     return Shown(number, units_text(scaled), scaled.magnitude, format(scaled.units, "D"))
 
@@ -129,6 +128,8 @@ def _number(magnitude: Any, spec: str | None, precision: int) -> str:
         return pretty_number(format(magnitude, spec))
     if isinstance(magnitude, Integral) and not isinstance(magnitude, bool):
         return grouped(str(magnitude))
+    if magnitude == 0:
+        magnitude = abs(magnitude)  # no "-0"
     return pretty_number(grouped(format(magnitude, f".{precision}g")))
 
 
@@ -140,7 +141,7 @@ def _says_exactly(original: Any, scaled: Any, number: str) -> bool:
         shown_magnitude = float(number.replace(THIN_SPACE, ""))
     except ValueError:  # a power of ten: digits were dropped
         return False
-    return bool(round(shown_magnitude * (original / scaled.magnitude)) == original)
+    return math.isclose(shown_magnitude, scaled.magnitude, rel_tol=1e-12, abs_tol=0.0)
 
 
 def _missing_inputs(scenario: ScenarioDoc, instance: Any, name: str) -> list[str]:

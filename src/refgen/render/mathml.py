@@ -613,7 +613,7 @@ def _breaks(chain: list[ET.Element]) -> list[int]:
             found.append(position + 1)  # ``name =`` ends a line, the formula may start the next
         elif part.text == "(" and chain[position - 1].text == FUNCTION_APPLICATION:
             found.append(position + 1)  # a long name's arguments may start the next line
-    return found
+    return sorted(set(found))
 
 
 def breakable_at_operators(math: ET.Element) -> ET.Element:
@@ -629,7 +629,7 @@ def breakable_at_operators(math: ET.Element) -> ET.Element:
     pieces: list[ET.Element] = []
     for begin, end in itertools.pairwise([0, *starts, len(chain)]):
         parts = chain[begin:end]
-        if parts[0].tag == "mo" and parts[0].text != ",":
+        if pieces and any(parts[0].text in group for group in _LOOSEST_FIRST):
             parts[0].set("form", "infix")  # spaced as between terms, not as a sign
         if pieces:
             pieces.append(element("wbr"))

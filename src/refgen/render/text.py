@@ -14,6 +14,7 @@ contents.
 from __future__ import annotations
 
 import itertools
+import re
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -56,7 +57,7 @@ def _wrap(
         if lines:
             lines.append("")
         lines += textwrap.wrap(
-            " ".join(paragraph.split()),
+            " ".join(_words(paragraph)),  # thin spaces inside a grouped number stay
             width,
             initial_indent=indent,
             subsequent_indent=indent if hanging is None else hanging,
@@ -198,6 +199,12 @@ class TextWriter:
 NARROWEST_COLUMN = 12
 
 
+def _words(text: str) -> list[str]:
+    """The words textwrap keeps whole: it breaks only at ASCII whitespace, never inside
+    a number grouped with thin spaces."""
+    return [word for word in re.split(r"[\t\n\x0b\x0c\r ]+", text) if word]
+
+
 def _column_groups(spans: tuple[int, ...]) -> list[list[int]]:
     """The columns under each heading: ``[[0], [1, 2]]`` for spans ``(1, 2)``."""
     starts = list(itertools.accumulate((0, *spans)))
@@ -210,7 +217,7 @@ def _fitted_widths(rows: list[list[str]], room: int) -> list[int]:
     :data:`NARROWEST_COLUMN`, so a table may still be wider than ``room``."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     floors = [
-        min(width, max([NARROWEST_COLUMN, *(len(word) for row in rows for word in row[i].split())]))
+        min(width, max([NARROWEST_COLUMN, *(len(word) for row in rows for word in _words(row[i]))]))
         for i, width in enumerate(widths)
     ]
     excess = sum(widths) + 2 * (len(widths) - 1) - room

@@ -99,6 +99,8 @@ GUARDS: dict[str, Refusal] = {
     "meta": _site_wide_refusal,
     "title": _site_wide_refusal,
     "default-domain": _site_wide_refusal,
+    # a table of contents inside an object's entry sends Sphinx's toctree walk into recursion
+    "toctree": _site_wide_refusal,
 }
 
 

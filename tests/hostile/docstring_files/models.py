@@ -38,6 +38,10 @@ class Gauge:
     .. title:: Another page's title
 
     .. default-domain:: c
+
+    .. toctree::
+
+       /index
     """
 
     size: float = 2.0
