@@ -121,3 +121,13 @@ def test_a_terminal_table_never_cuts_a_grouped_number() -> None:
     lines = TextWriter(24).block(table, "", 1)
     number = figure.rpartition(" ")[0]
     assert sum(number in line for line in lines) == 3, lines
+
+
+def test_a_registry_that_cannot_be_a_cache_key_still_gets_readable_units() -> None:
+    import pint
+
+    class Unhashable(pint.UnitRegistry):  # type: ignore[misc]
+        __hash__ = None  # type: ignore[assignment]
+
+    registry = Unhashable()
+    assert format_value(registry.Quantity(60000, "MB")) == "60 GB"

@@ -26,6 +26,7 @@ rest of evaluation, this module knows nothing of Sphinx.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from numbers import Number, Real
@@ -102,6 +103,20 @@ def readable(quantity: Any) -> Any:
 
 def _split_prefix(registry: Any, name: str) -> tuple[str, str | None]:
     """``("mega", "byte")`` for ``megabyte``; ``("", None)`` when pint cannot tell."""
+    try:
+        return _split_prefix_once(registry, name)
+    except TypeError:  # a registry that cannot be a cache key: ask pint every time
+        return _split_prefix_uncached(registry, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _split_prefix_once(registry: Any, name: str) -> tuple[str, str | None]:
+    """:func:`_split_prefix_uncached`, once per registry and unit name: pint's split walks
+    every prefix and suffix (about a second per thousand pages of figures)."""
+    return _split_prefix_uncached(registry, name)
+
+
+def _split_prefix_uncached(registry: Any, name: str) -> tuple[str, str | None]:
     try:
         candidates = registry.parse_unit_name(name)
     except Exception:  # a user's registry subclass may refuse a name it defined itself
