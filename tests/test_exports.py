@@ -157,3 +157,14 @@ def test_the_docs_page_shows_what_the_site_builds(site: BuildResult) -> None:
         ("total", "activation_factor"): "0.56",
     }
     assert "reads −1.00 under\n`bandwidth`" in page and "= 0.56" in page
+
+
+def test_a_figure_that_is_no_finite_number_downloads_without_a_magnitude() -> None:
+    """registry.json stays valid JSON: NaN and infinities have no JSON number."""
+    from refgen.evaluate.values import EntryValues, Value
+    from refgen.render.downloads import value_record
+
+    entry = EntryValues("E", "reg.E", (), scenario="pkg.C", inputs=())
+    for magnitude in (float("nan"), float("inf")):
+        value = Value("x", "nan GB", number="nan", unit="GB", magnitude=magnitude, units="gigabyte")
+        assert value_record(entry, value)["magnitude"] is None

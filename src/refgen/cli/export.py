@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import math
 import sys
-from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +28,7 @@ from refgen.analysis.model import (
     section_field,
 )
 from refgen.cli.common import EXIT_OK, build_project, helpers, json_text, registry, scenarios
-from refgen.evaluate.values import Value
+from refgen.evaluate.values import Value, json_number
 from refgen.project import Project
 from refgen.render.markup import printable
 
@@ -252,16 +250,6 @@ def export_value(value: Value, kind: str) -> dict[str, Any]:
         "available": value.available,
         "reason": value.reason,
     }
-
-
-def json_number(number: Any) -> int | float | None:
-    """``number`` as a JSON number (numpy's too); None for anything else, NaN and infinities."""
-    if isinstance(number, bool) or not isinstance(number, Real):
-        return None
-    if isinstance(number, Integral):
-        return int(number)
-    converted = float(number)
-    return converted if math.isfinite(converted) else None
 
 
 def registry_file(project: Project) -> str | None:

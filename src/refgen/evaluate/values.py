@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from numbers import Integral
+from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
 from refgen.analysis.failures import describe_error
@@ -142,6 +142,16 @@ def _says_exactly(original: Any, scaled: Any, number: str) -> bool:
     except ValueError:  # a power of ten: digits were dropped
         return False
     return math.isclose(shown_magnitude, scaled.magnitude, rel_tol=1e-12, abs_tol=0.0)
+
+
+def json_number(number: Any) -> int | float | None:
+    """``number`` as a JSON number (numpy's too); None for anything else, NaN and infinities."""
+    if isinstance(number, bool) or not isinstance(number, Real):
+        return None
+    if isinstance(number, Integral):
+        return int(number)
+    converted = float(number)
+    return converted if math.isfinite(converted) else None
 
 
 def _missing_inputs(scenario: ScenarioDoc, instance: Any, name: str) -> list[str]:

@@ -14,10 +14,9 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from numbers import Integral
 from typing import Any
 
-from refgen.evaluate.values import EntryValues, Value
+from refgen.evaluate.values import EntryValues, Value, json_number
 
 CSV_NAME = "registry.csv"
 JSON_NAME = "registry.json"
@@ -43,15 +42,6 @@ def download_paths(registry_docname: str) -> tuple[str, str]:
     return f"{prefix}{CSV_NAME}", f"{prefix}{JSON_NAME}"
 
 
-def magnitude(value: Value) -> int | float | None:
-    """The number, as JSON can hold it (numpy's numbers made plain)."""
-    if value.magnitude is None:
-        return None
-    if isinstance(value.magnitude, Integral):
-        return int(value.magnitude)
-    return float(value.magnitude)
-
-
 def value_record(entry: EntryValues, value: Value) -> dict[str, Any]:
     """One value as a record of the :data:`COLUMNS`."""
     return {
@@ -59,7 +49,7 @@ def value_record(entry: EntryValues, value: Value) -> dict[str, Any]:
         "class": entry.scenario,
         "attribute": value.name,
         "kind": "input" if value.name in entry.inputs else "derived",
-        "magnitude": magnitude(value),
+        "magnitude": json_number(value.magnitude),
         "units": value.units,
         "unit": value.unit,
         "text": value.text,
