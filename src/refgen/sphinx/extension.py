@@ -186,6 +186,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
         ),
         (nodes.refgen_copy_button, (nodes.visit_copy_button_html, None), (nodes.skip_node, None)),
         (
+            nodes.refgen_table,
+            (nodes.visit_compact_table, None),
+            (nodes.visit_compact_table, None),
+        ),
+        (
             nodes.refgen_details,
             (nodes.visit_details_html, nodes.depart_details_html),
             (nodes.unfolded, nodes.unfolded),
@@ -220,6 +225,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", release_written_doctrees)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
+    app.connect("doctree-resolved", nodes.expand_tables)
     app.connect("build-finished", records.stop_write_capture)
     # furo fills its sidebar at priority 500: the first handler runs before it, the second after.
     app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)

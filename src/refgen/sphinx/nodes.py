@@ -173,11 +173,7 @@ class NodeBuilder:
     def block(self, item: b.Block) -> list[nodes.Node]:
         match item:
             case b.Paragraph():
-                # Data is shown exactly as computed: no curly quotes, dashes or ellipses.
-                paragraph = nodes.paragraph("", "", *self.inlines(item.inlines))
-                paragraph["classes"] = list(item.classes)
-                paragraph["support_smartquotes"] = False
-                return [paragraph]
+                return [paragraph(item, self.inlines(item.inlines))]
             case b.Prose():
                 return self.prose(item)
             case b.CodeBlock():
@@ -226,11 +222,9 @@ class NodeBuilder:
         return [self.inline(item) for item in items]
 
     def inline(self, item: b.Inline) -> nodes.Node:
+        if isinstance(item, DATA_INLINES):
+            return data_inline(item)
         match item:
-            case b.Text():
-                return nodes.Text(item.text)
-            case b.Code():
-                return nodes.literal(item.text, item.text, classes=list(item.classes))
             case b.Xref():
                 return self._xref(item)
             case b.DocLink():
@@ -245,17 +239,12 @@ class NodeBuilder:
                     refdoc=self.env.docname,
                     refwarn=True,
                 )
-            case b.AnchorLink():
-                code = identifier(item.label, ["xref", "py", "py-attr"])
-                return nodes.reference("", "", code, refid=item.anchor, internal=True)
             case b.SourceLink():
                 link = pending_source_link("", "", nodes.literal(item.label, item.label))
                 link["reftarget"] = item.target
                 return link
             case b.ObjectName():
                 return self._object_name(item)
-            case b.Figure():
-                return figure(item)
             case b.FileLink():
                 return refgen_file_link(item.label, item.label, path=item.path)
         raise TypeError(f"not an inline item: {item!r}")
@@ -341,31 +330,18 @@ class NodeBuilder:
         ]
         return nodes.field_list("", *fields)
 
-    def _table(self, item: b.Table) -> nodes.table:
-        group = nodes.tgroup(cols=item.columns)
-        for column, colwidth in enumerate(column_widths(item)):
-            group += nodes.colspec(colwidth=colwidth, stub=int(column < item.stub_columns))
-        head, body = nodes.thead(), nodes.tbody()
-        head += self._row(item.header, item.header_spans)
-        for number, row in enumerate(item.rows):
-            body += self._row(row, classes=[item.classes_of(number, c) for c in range(len(row))])
-        group += [head, body]
-        classes = ["colwidths-auto", *item.classes, *([] if item.searchable else [NOT_SEARCHED])]
-        return nodes.table("", group, classes=classes)
-
-    def _row(
-        self,
-        cells: Iterable[b.Cell],
-        spans: Iterable[int] = (),
-        classes: Iterable[tuple[str, ...]] = (),
-    ) -> nodes.row:
-        entries = [nodes.entry("", *self.blocks(cell)) for cell in cells]
-        for entry, names in zip(entries, classes, strict=False):
-            entry["classes"] += names
-        for entry, span in zip(entries, spans, strict=False):
-            if span > 1:
-                entry["morecols"] = span - 1
-        return nodes.row("", *entries)
+    def _table(self, item: b.Table) -> refgen_table:
+        """The table with its cells of plain data left as data (:class:`refgen_table`);
+        cells with links, targets or prose are built now, for the domains to see."""
+        live = tuple(
+            (row, column)
+            for row, cells in enumerate((item.header, *item.rows), start=HEADER_ROW)
+            for column, cell in enumerate(cells)
+            if not is_data(cell)
+        )
+        table = refgen_table("", classes=table_classes(item), layout=item, live=live)
+        table += [nodes.entry("", *self.blocks(cell_at(item, *place))) for place in live]
+        return table
 
     def _toctree(self, item: b.TocTree) -> nodes.compound:
         docnames = [docname_join(self.env.docname, entry) for entry in item.entries]
@@ -489,6 +465,124 @@ class NodeBuilder:
         owner, _, attribute = fullname.rpartition(".")
         entry = ("single", f"{attribute} ({owner} {objtype})", node_id, "", None)
         return addnodes.index(entries=[entry])
+
+
+class refgen_table(nodes.table):
+    """A table whose cells of plain data (text, code, figures, links on the page) stay
+    page-model data until the page is resolved for writing.
+
+    Tables of figures are most of a class page's nodes, and while a page is read
+    every docutils and Sphinx transform walks every node, then the doctree is
+    pickled and read back. Cells holding links to other pages, object targets or
+    parsed prose are built when the page is read (this node's children, one
+    ``entry`` each, in the order of ``live``), so the domains register and
+    resolve them as usual. ``layout`` is the :class:`~refgen.render.blocks.Table`.
+    :func:`expand_tables` turns it into the docutils table every writer and the
+    search index know, the same nodes a table built whole would have.
+    """
+
+
+HEADER_ROW = -1
+"""Row number of a table's header in ``refgen_table['live']``; body rows count from 0."""
+
+DATA_INLINES = (b.Text, b.Code, b.Figure, b.AnchorLink)
+"""Inline items made into nodes without the environment: plain data, kept as data in tables."""
+
+
+def is_data(cell: b.Cell) -> bool:
+    return all(
+        isinstance(block, b.Paragraph)
+        and all(isinstance(item, DATA_INLINES) for item in block.inlines)
+        for block in cell
+    )
+
+
+def cell_at(table: b.Table, row: int, column: int) -> b.Cell:
+    return (table.header if row == HEADER_ROW else table.rows[row])[column]
+
+
+def data_inline(item: b.Text | b.Code | b.Figure | b.AnchorLink) -> nodes.Node:
+    match item:
+        case b.Text():
+            return nodes.Text(item.text)
+        case b.Code():
+            return nodes.literal(item.text, item.text, classes=list(item.classes))
+        case b.Figure():
+            return figure(item)
+        case b.AnchorLink():
+            code = identifier(item.label, ["xref", "py", "py-attr"])
+            return nodes.reference("", "", code, refid=item.anchor, internal=True)
+
+
+def paragraph(item: b.Paragraph, inlines: list[nodes.Node]) -> nodes.paragraph:
+    # Data is shown exactly as computed: no curly quotes, dashes or ellipses.
+    built = nodes.paragraph("", "", *inlines)
+    built["classes"] = list(item.classes)
+    built["support_smartquotes"] = False
+    return built
+
+
+def data_cell(cell: b.Cell) -> list[nodes.Node]:
+    """The nodes of a cell of plain data (:func:`is_data`)."""
+    return [
+        paragraph(block, [data_inline(item) for item in block.inlines])  # type: ignore[arg-type]
+        for block in cell
+        if isinstance(block, b.Paragraph)
+    ]
+
+
+def table_classes(table: b.Table) -> list[str]:
+    return [
+        "colwidths-auto",
+        *table.classes,
+        *([] if table.searchable else [NOT_SEARCHED]),
+    ]
+
+
+def expand(compact: refgen_table) -> nodes.table:
+    """The docutils table of a :class:`refgen_table`: its data cells built, its live
+    cells' nodes moved into their places."""
+    item: b.Table = compact["layout"]
+    live = dict(zip(compact["live"], compact.children, strict=True))
+
+    def entry(row: int, column: int, cell: b.Cell) -> nodes.entry:
+        built = live.get((row, column))
+        return built if built is not None else nodes.entry("", *data_cell(cell))
+
+    group = nodes.tgroup(cols=item.columns)
+    for column, colwidth in enumerate(column_widths(item)):
+        group += nodes.colspec(colwidth=colwidth, stub=int(column < item.stub_columns))
+    head, body = nodes.thead(), nodes.tbody()
+    header = [entry(HEADER_ROW, column, cell) for column, cell in enumerate(item.header)]
+    for built, span in zip(header, item.header_spans, strict=False):
+        if span > 1:
+            built["morecols"] = span - 1
+    head += nodes.row("", *header)
+    for number, cells in enumerate(item.rows):
+        row = [entry(number, column, cell) for column, cell in enumerate(cells)]
+        for column, built in enumerate(row):
+            built["classes"] += item.classes_of(number, column)
+        body += nodes.row("", *row)
+    group += [head, body]
+    table = nodes.table("", group, classes=compact["classes"])
+    table.source, table.line = compact.source, compact.line
+    return table
+
+
+def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> None:
+    """``doctree-resolved``: every :class:`refgen_table` of the page as a docutils table,
+    after the links in it are resolved and before any writer or the search index reads it."""
+    for compact in list(doctree.findall(refgen_table)):
+        compact.replace_self(expand(compact))
+
+
+def visit_compact_table(translator: Any, node: refgen_table) -> None:
+    """A writer that meets a table not yet expanded (a page written without
+    ``doctree-resolved``) writes the expanded one."""
+    table = expand(node)
+    node.replace_self(table)
+    table.walkabout(translator)
+    raise nodes.SkipNode
 
 
 WIDEST_FIGURE_PART = 24
