@@ -380,12 +380,18 @@ class Project:
         return tuple(self.entry_values(scenario, entry) for entry in scenario.registry_entries)
 
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
-        return values.entry_values(
-            scenario,
-            entry,
-            self.instance(entry),
-            self.settings.value_precision,
-            self.settings.eval_timeout,
+        """The entry's values, computed once per project: the class page, its comparison
+        page and the exports all show the same figures."""
+        return self.cache.remember(
+            "entry-values",
+            (scenario.qualname, entry.registry, entry.name),
+            lambda _key: values.entry_values(
+                scenario,
+                entry,
+                self.instance(entry),
+                self.settings.value_precision,
+                self.settings.eval_timeout,
+            ),
         )
 
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
