@@ -726,12 +726,6 @@ class ServingLatencyScenario:
       number of tokens to be generated) and section "Model Bandwidth
       Utilization (MBU)" (a 7B model in 16-bit precision at 14 ms per output
       token uses 1 TB/s, an MBU of 50% on a machine with 2 TB/s).
-    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
-      table (A100 80GB SXM: 312 TFLOPS FP16 Tensor Core, 2,039 GB/s).
-    - Unverified: the A100 entry is a worked example of these formulas on
-      datasheet peaks. Its 512-token prompt and 256 output tokens are its
-      own, and no source read prints its TTFT, TPOT or latency; only the
-      Databricks entry's 14 ms reproduces a printed figure.
 
     Examples
     --------
@@ -739,13 +733,6 @@ class ServingLatencyScenario:
     >>> databricks = Scenarios.Databricks7BServingLatency
     >>> print(round(databricks.time_per_output_token, 1))
     14.0 ms
-    >>> a100 = Scenarios.Llama2_7BServingOnA100
-    >>> print(round(a100.time_to_first_token, 1))
-    23.0 ms
-    >>> print(round(a100.time_per_output_token, 2))
-    6.87 ms
-    >>> print(round(a100.request_latency, 2))
-    1.78 s
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -847,9 +834,6 @@ class LittlesLawScenario:
       harvard-edge/cs249r_book at commit 005e122), where 154.5 ms is typed
       in the table and 15.45 computed by the callout's cell; the rendered
       page was not read.
-    - Unverified: Llama2_7BServingConcurrency's 10 requests per second is
-      that entry's own choice, from no source, and its latency is that of
-      Llama2_7BServingOnA100, itself unverified.
 
     Examples
     --------
@@ -858,8 +842,6 @@ class LittlesLawScenario:
     0.36
     >>> print(round(Scenarios.Gpt3ServingAt100Qps.mean_in_system, 2))
     15.45
-    >>> print(round(Scenarios.Llama2_7BServingConcurrency.mean_in_system, 1))
-    17.8
     """
 
     rules: ClassVar[Rules] = input_rules(arrival_rate=RATE, time_in_system=DURATION)

@@ -892,12 +892,13 @@ class AlphaBetaAllReduceScenario:
     - NVIDIA, nccl-tests, doc/PERFORMANCE.md, section on bus bandwidth
       (all-reduce: busBw = algBw × 2(n - 1)/n).
     - Rajbhandari et al., "ZeRO", SC 2020 (arXiv:1910.02054v3), section
-      10.2: InfiniBand EDR at "12.5 GB/sec per link", the entries' 100
-      Gbit/s link bandwidth.
+      3.1 (FP16 gradients, 2 bytes a parameter: 15 GB for the 7.5B-parameter
+      model) and Figure 1 (that model with N_d = 64 data-parallel devices).
     - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
       harvard-edge, mlsysbook.ai), Volume II, appendix "Communication
       Foundations": Table "α-β Parameters by Interconnect" (InfiniBand NDR:
-      α = 5 µs, β = 50 GB/s), equation "Ring AllReduce time" (T = 2(N -
+      α = 5 µs, β = 50 GB/s; RoCE v2 (100 GbE): α = 10 µs, β = 12.5 GB/s,
+      the ZeRO entry's link), equation "Ring AllReduce time" (T = 2(N -
       1)/N × M/β + 2(N - 1)α, this class's time), the worked example "Ring
       vs. tree AllReduce" (1 GB on 256 GPUs: about 42.4 ms) and, in section
       "Compression Economics", the worked example "Is top-k compression
@@ -906,31 +907,33 @@ class AlphaBetaAllReduceScenario:
       (book/quarto/contents/vol2/backmatter/appendix_communication.qmd of
       harvard-edge/cs249r_book at commit 02fb0d6) and the constants of its
       mlsysim package (IB_NDR_LATENCY_US = 5, 50 GB/s per NDR port), which
-      its cells format to these figures; the rendered page was not read.
-    - Unverified: the ZeRO entries pair the textbook's NDR latency with
-      EDR links, an assumption of theirs; no source read gives a per-step
-      startup latency for EDR, and none prints their times.
+      its cells format to these figures; the RoCE row's α is
+      Systems.Fabrics.RoCE_100G.latency_us (ROCE_LATENCY_US = 10) and its β
+      Systems.Fabrics.Ethernet_100G.bandwidth (100 Gbit/s, formatted to one
+      decimal of GB/s); the rendered page was not read. No source prints
+      the ZeRO entry's time.
 
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
     >>> big = Scenarios.Zero7p5BGradientAllReduceAlphaBeta
     >>> print(round(big.latency_term, 2))
-    0.63 ms
+    1.26 ms
     >>> print(round(big.time.to('s'), 3))
-    2.363 s
+    2.364 s
     >>> print(round(big.crossover_bytes, 1))
-    4.0 MB
-    >>> small = Scenarios.OneMegabyteAllReduceOn64Devices
-    >>> print(f"{small.latency_share:.0%}")
-    80%
+    8.0 MB
 
-    The textbook's two worked examples on 256 GPUs:
+    The textbook's two worked examples on 256 GPUs; compressed, the
+    gradient is small enough that latency takes most of the time:
 
     >>> print(round(Scenarios.RingAllReduceOneGigabyteOn256Gpus.time, 1))
     42.4 ms
-    >>> print(round(Scenarios.RingAllReduceTopKCompressedOn256Gpus.time, 1))
+    >>> compressed = Scenarios.RingAllReduceTopKCompressedOn256Gpus
+    >>> print(round(compressed.time, 1))
     3.2 ms
+    >>> print(f"{compressed.latency_share:.0%}")
+    80%
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -1137,8 +1140,6 @@ class PipelineBubbleScenario:
     15.8%
     >>> print(f"{pipe.bubble_overhead:.2%}")
     18.75%
-    >>> print(f"{pipe.interleaved_bubble_overhead:.3%}")
-    9.375%
 
     The textbook's interleaved example, eight stages of four chunks each:
 
