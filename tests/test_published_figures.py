@@ -358,15 +358,47 @@ def test_nvidia_llama2_7b_kv_cache_is_about_2_gb() -> None:
     assert magnitude(cache, "GiB") == pytest.approx(2, rel=1e-12)
 
 
-# NVIDIA A100 datasheet: the bandwidth of the part each entry names
+# NVIDIA, "GPU Performance Background User's Guide" (section "Understanding
+# Performance" and its Table 1) and "Matrix Multiplication Background User's
+# Guide" (section "Math and Memory Bounds"): the V100 roofline
 
 
-def test_a100_40gb_roofline_uses_the_datasheet_bandwidth() -> None:
-    # Datasheet: 1,555 GB/s for the A100 40GB, 312 TFLOPS FP16 Tensor Core
-    # (dense). The ridge point is their ratio, 200.64 FLOP/B, exact arithmetic.
-    roofline = Scenarios.A100Roofline
-    assert magnitude(roofline.memory_bandwidth, "GB/s") == 1555
-    assert magnitude(roofline.ridge_point, "FLOP/B") == pytest.approx(312e3 / 1555, rel=1e-12)
+def test_v100_ops_per_byte_is_138_9() -> None:
+    # Matrix Multiplication Background: "138.9", one decimal; GPU Performance
+    # Background: "between 40 and 139", a whole number. 125 TFLOPS over
+    # 900 GB/s, as the latter guide gives them.
+    roofline = Scenarios.V100Roofline
+    assert magnitude(roofline.peak_compute, "TFLOP/s") == 125
+    assert magnitude(roofline.memory_bandwidth, "GB/s") == 900
+    ridge = magnitude(roofline.ridge_point, "FLOP/B")
+    assert ridge == pytest.approx(138.9, abs=0.05)
+    assert ridge == pytest.approx(139, abs=0.5)
+
+
+def test_v100_batch_1_linear_layer_is_1_flop_per_byte_and_memory_limited() -> None:
+    # Table 1: "1 FLOPS/B", memory-limited, for a linear layer at batch size
+    # 1, a whole number. The table counts inputs and outputs as well as the
+    # weights (0.9988 FLOP/B for 4096 × 1024); the class counts the weights
+    # only, exactly 1.
+    roofline = Scenarios.V100Roofline
+    assert roofline.decode_batch == 1
+    assert magnitude(roofline.decode_intensity, "FLOP/B") == pytest.approx(1, abs=0.5)
+    assert roofline.decode_intensity < roofline.ridge_point
+    assert roofline.decode_utilization < 1
+
+
+def test_v100_batch_512_linear_layer_is_arithmetic_limited() -> None:
+    # Table 1: batch size 512 is "arithmetic"-limited at 315 FLOPS/B. The
+    # class's weight-only intensity (512 FLOP/B) is higher than the table's,
+    # which counts activations too; both are above the 138.9 ridge.
+    roofline = Scenarios.V100Roofline
+    assert roofline.prompt_tokens == 512
+    assert roofline.prefill_intensity > roofline.ridge_point
+    assert 315 * ureg.FLOP / ureg.byte > roofline.ridge_point
+    assert roofline.prefill_utilization == pytest.approx(1, rel=1e-12)
+
+
+# NVIDIA A100 datasheet: the bandwidth of the part the entry names
 
 
 def test_a100_80gb_sxm_decode_uses_the_datasheet_bandwidth() -> None:

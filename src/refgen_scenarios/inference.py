@@ -229,21 +229,32 @@ class RooflineScenario:
     - refgen_scenarios.physics.calc_roofline_attainable
     - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
       Performance Model for Multicore Architectures", CACM 52(4), 2009.
-    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
-      table (A100 40GB: 312 TFLOPS FP16 Tensor Core without sparsity,
-      1,555 GB/s of GPU memory bandwidth).
+    - NVIDIA, "GPU Performance Background User's Guide", Deep Learning
+      Performance documentation, section "Understanding Performance": the
+      V100 has "a peak math rate of 125 FP16 Tensor TFLOPS, an off-chip
+      memory bandwidth of approx. 900 GB/s", an ops:byte ratio of 139 from
+      off-chip memory (40 from its L2 cache); Table 1 of that section, whose
+      limiters assume FP16 data on a V100, puts a linear layer of 4096
+      outputs and 1024 inputs at 1 FLOPS/B, memory-limited, at batch size 1,
+      and at 315 FLOPS/B, arithmetic-limited, at batch size 512. The table
+      counts input and output bytes as well as the weights, so at batch
+      size 512 its intensity is below this class's weight-only 512 FLOP/B.
+    - NVIDIA, "Matrix Multiplication Background User's Guide", Deep Learning
+      Performance documentation, section "Math and Memory Bounds" (the
+      V100's FLOPS:B ratio is 138.9 for FP16 Tensor Core operations on data
+      loaded from GPU memory).
 
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
-    >>> a100 = Scenarios.A100Roofline
-    >>> print(round(a100.ridge_point, 1))
-    200.6 FLOP/B
-    >>> print(a100.decode_intensity)
+    >>> v100 = Scenarios.V100Roofline
+    >>> print(round(v100.ridge_point, 1))
+    138.9 FLOP/B
+    >>> print(v100.decode_intensity)
     1.0 FLOP/B
-    >>> print(f"{a100.decode_utilization:.1%}")
-    0.5%
-    >>> print(f"{a100.prefill_utilization:.0%}")
+    >>> print(f"{v100.decode_utilization:.1%}")
+    0.7%
+    >>> print(f"{v100.prefill_utilization:.0%}")
     100%
     """
 

@@ -306,16 +306,20 @@ class Scenarios:
     """Llama 2 70B: 80 layers with grouped-query attention over 8 key-value heads
     of dimension 128, FP16 cache of its 4096-token context."""
 
-    A100Roofline = RooflineScenario(
-        peak_compute=312 * ureg.TFLOP / ureg.s,
-        memory_bandwidth=1555 * ureg.GB / ureg.s,
+    V100Roofline = RooflineScenario(
+        peak_compute=125 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=900 * ureg.GB / ureg.s,
         bytes_per_param=2 * ureg.byte,
         decode_batch=1,
         prompt_tokens=512,
     )
-    """An A100 40GB at its datasheet's 312 TFLOPS (FP16 Tensor Core, without
-    sparsity) and 1,555 GB/s, serving 16-bit weights: one sequence decoding,
-    and a 512-token prompt in prefill."""
+    """The V100 of NVIDIA's GPU Performance Background guide (section
+    "Understanding Performance"): 125 FP16 Tensor TFLOPS and about 900 GB/s
+    of off-chip bandwidth, an ops:byte ratio of 139 (138.9 in the Matrix
+    Multiplication Background guide, section "Math and Memory Bounds"). The
+    guide's Table 1 puts a linear layer at 1 FLOPS/B, memory-limited, at
+    batch size 1, and arithmetic-limited at batch size 512: one sequence
+    decoding and a 512-token prompt in prefill, with FP16 weights."""
 
     Opt13BBatchDecodeOnA100 = BatchDecodeScenario(
         parameters=13e9,
