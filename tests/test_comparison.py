@@ -72,8 +72,8 @@ def test_differing_values_are_marked_and_equal_ones_are_not(site: BuildResult) -
         assert marked == {differs}, name
     summary = text(main(page).find_all("p")[2])
     assert summary == (
-        "6 values differ: layers , kv_heads , sequence_length , bytes_per_token , "
-        "bytes_per_sequence and bytes_per_batch ."
+        "7 values differ: layers , kv_heads , sequence_length , batch_size , "
+        "bytes_per_token , bytes_per_sequence and bytes_per_batch ."
     )
 
 

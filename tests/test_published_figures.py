@@ -7,6 +7,8 @@ stated simplification in the source) allows; the reason is given in each test.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from refgen_scenarios import Scenarios, ureg
@@ -330,14 +332,35 @@ def test_vllm_opt13b_request_cache_is_1_6_gb() -> None:
 
 
 def test_llama2_70b_kv_cache_is_320_kib_per_token() -> None:
-    # No source prints this figure (the Llama 2 paper gives the architecture,
-    # not the cache size): it is the class's arithmetic on the released
-    # configuration, 2 × 80 layers × 8 KV heads × 128 × 2 bytes, asserted exactly.
+    # Databricks' Table 3 formula on the released configuration (80 layers,
+    # 8 KV heads of 128, 2 bytes): 2 × 80 × 8 × 128 × 2 bytes, exact.
     per_token = Scenarios.Llama2_70BKvCache.bytes_per_token
     assert magnitude(per_token, "B") == 2 * 80 * 8 * 128 * 2
     assert magnitude(per_token, "KiB") == pytest.approx(320, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("batch_size", "printed_gib"), [(16, 5), (32, 10), (64, 20)], ids=["16", "32", "64"]
+)
+def test_databricks_table_3_llama2_70b_kv_cache(batch_size: int, printed_gib: int) -> None:
+    # Table 3, FP16 column, 1024 tokens: "5 GiB", "10 GiB", "20 GiB". The
+    # products are exact in binary units, so the comparison is exact; the
+    # registry entry is the batch-16 row.
+    entry = Scenarios.Llama2_70BKvCache
+    assert entry.sequence_length == 1024
+    row = dataclasses.replace(entry, batch_size=batch_size)
+    assert magnitude(row.bytes_per_batch, "GiB") == pytest.approx(printed_gib, rel=1e-12)
+    assert magnitude(entry.bytes_per_batch, "GiB") == pytest.approx(5, rel=1e-12)
+
+
+def test_databricks_table_3_llama2_70b_batch_1_is_0_312_gib() -> None:
+    # Table 3's batch-1 row prints ".312 GiB" (Int8: ".156 GiB"): the exact
+    # 0.3125 GiB (0.15625) cut to three decimals, as the blog prints it.
     per_sequence = Scenarios.Llama2_70BKvCache.bytes_per_sequence
-    assert magnitude(per_sequence, "GiB") == pytest.approx(1.25, rel=1e-12)
+    assert magnitude(per_sequence, "GiB") == pytest.approx(0.3125, rel=1e-12)
+    assert int(magnitude(per_sequence, "GiB") * 1000) / 1000 == 0.312
+    int8 = dataclasses.replace(Scenarios.Llama2_70BKvCache, bytes_per_element=1 * ureg.byte)
+    assert int(magnitude(int8.bytes_per_sequence, "GiB") * 1000) / 1000 == 0.156
 
 
 def test_kv_cache_classes_answer_in_binary_units() -> None:

@@ -120,9 +120,10 @@ class KvCacheScenario:
     token in the context. With multi-head attention kv_heads equals the
     number of query heads; grouped-query attention shares each key-value head
     among several query heads and shrinks the cache by that factor. Sizes
-    are given in binary units (KiB, GiB), as both sources quoted here count
-    them: the vLLM paper's 800 KB per OPT-13B token is 819,200 bytes, and
-    NVIDIA's 2 GB for Llama 2 7B is 2³¹ bytes.
+    are given in binary units (KiB, GiB), as the sources quoted here count
+    them: the vLLM paper's 800 KB per OPT-13B token is 819,200 bytes,
+    NVIDIA's 2 GB for Llama 2 7B is 2³¹ bytes, and Databricks states its
+    Llama 2 70B cache in GiB.
 
     Notes
     -----
@@ -147,8 +148,14 @@ class KvCacheScenario:
     - Touvron et al., "Llama 2: Open Foundation and Fine-Tuned Chat Models",
       arXiv:2307.09288, 2023, section 2.2 (grouped-query attention in the 70B
       model; 80 layers and 8 key-value heads of dimension 128 in the released
-      configuration). The paper prints no cache size: the 320 KiB per token
-      here is this class's arithmetic, 2 × 80 × 8 × 128 × 2 bytes.
+      configuration). The paper prints no cache size.
+    - Databricks (MosaicML engineering team), "LLM Inference Performance
+      Engineering: Best Practices", Databricks blog, 2023, section
+      "Optimization Case Study: Quantization", Table 3, "KV cache size for
+      Llama-2-70B at a sequence length of 1024" (batch_size × seqlen ×
+      (d_model/n_heads) × n_layers × 2 × 2 bytes × n_kv_heads; FP16: .312
+      GiB at batch size 1, 5 GiB at 16, 10 GiB at 32, 20 GiB at 64). The
+      320 KiB per token behind those rows is 2 × 80 × 8 × 128 × 2 bytes.
 
     Examples
     --------
@@ -161,10 +168,14 @@ class KvCacheScenario:
     >>> print(Scenarios.Llama2_7BKvCache.bytes_per_sequence)
     2.0 GiB
 
-    Grouped-query attention with 8 key-value heads in Llama 2 70B:
+    Grouped-query attention with 8 key-value heads in Llama 2 70B, at
+    Databricks' 1024 tokens and batch size 16:
 
-    >>> print(Scenarios.Llama2_70BKvCache.bytes_per_token)
+    >>> llama = Scenarios.Llama2_70BKvCache
+    >>> print(llama.bytes_per_token)
     320.0 KiB
+    >>> print(llama.bytes_per_batch)
+    5.0 GiB
     """
 
     rules: ClassVar[Rules] = input_rules(bytes_per_element=BYTES)

@@ -301,10 +301,15 @@ class Scenarios:
         kv_heads=8,
         head_dim=128,
         bytes_per_element=2 * ureg.byte,
-        sequence_length=4096,
+        sequence_length=1024,
+        batch_size=16,
     )
-    """Llama 2 70B: 80 layers with grouped-query attention over 8 key-value heads
-    of dimension 128, FP16 cache of its 4096-token context."""
+    """Llama 2 70B (80 layers, grouped-query attention over 8 key-value heads of
+    128, the released configuration of Touvron et al., section 2.2) with an
+    FP16 cache of 1024-token sequences in a batch of 16: the batch-16 row of
+    Table 3 of Databricks' "LLM Inference Performance Engineering: Best
+    Practices" (section "Optimization Case Study: Quantization"), 5 GiB of
+    cache, and .312 GiB a sequence, its batch-1 row."""
 
     V100Roofline = RooflineScenario(
         peak_compute=125 * ureg.TFLOP / ureg.s,
