@@ -110,6 +110,20 @@ def test_zero_infiniband_edr_link_is_12_5_gb_per_s() -> None:
     assert magnitude(sync.link_bandwidth, "GB/s") == pytest.approx(12.5, rel=1e-12)
 
 
+# JEDEC JESD209-5 and Samsung's July 2018 LPDDR5 announcement: the phone's DRAM
+
+
+def test_phone_lpddr5_bandwidth_is_51_2_gb_per_s() -> None:
+    # Samsung: 6,400 Mb/s, "51.2" GB of data a second, one decimal; JEDEC's
+    # 6,400 MT/s on a 64-bit bus (the entry's assumption) is exactly that.
+    bandwidth = Scenarios.PhoneFullUpdateWorkingSet.bandwidth
+    assert magnitude(bandwidth, "GB/s") == pytest.approx(51.2, abs=0.05)
+    per_pin = 6400e6 / ureg.s
+    assert magnitude(per_pin * 64 * ureg.bit, "GB/s") == pytest.approx(
+        magnitude(bandwidth, "GB/s"), rel=1e-12
+    )
+
+
 # Korthikanti et al., MLSys 2023 (section and equation numbers of arXiv:2205.05198)
 
 

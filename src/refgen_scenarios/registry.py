@@ -58,13 +58,18 @@ class Scenarios:
         activation_factor_high=8.0,
         bandwidth=51.2 * ureg.GB / ureg.s,
     )
-    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone with
-    LPDDR5-6400 memory on a 64-bit bus: 6,400 MT/s × 8 bytes = 51.2 GB/s of
-    DRAM bandwidth (JEDEC JESD209-5 data rate). The activation factors 5 and
-    8 are derived, not quoted: FP32 activations of a 4-layer transformer of
-    hidden size 448 (7 heads) on 128-token sequences in batches of 10 and 16,
-    by Korthikanti et al.'s per-layer count (section 4.1, whose Equation 1
-    gives sbh(34 + 5as/h) bytes at 2 bytes an element)."""
+    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone. The model
+    and its shape are this entry's illustration, not a published
+    configuration: 10 M parameters in FP32, a 4-layer transformer of hidden
+    size 448 (7 heads of 64) on 128-token sequences in batches of 10 and 16.
+    Sourced are: the two weight-sized Adam moments (Kingma and Ba, Algorithm
+    1); the 51.2 GB/s of DRAM bandwidth, LPDDR5 at 6,400 MT/s (JEDEC
+    JESD209-5) on a 64-bit bus, 6,400 MT/s × 8 bytes, the figure Samsung's
+    July 2018 LPDDR5 announcement prints; and the rule behind the activation
+    factors 5 and 8, which are derived, not quoted: Korthikanti et al.'s
+    per-layer count (section 4.1, Equation 1: sbh(34 + 5as/h) bytes at 2
+    bytes an element) redone for FP32 activations of that illustrative
+    shape. The working set and step time are computed."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
@@ -171,9 +176,11 @@ class Scenarios:
         devices=64,
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
-    """FP16 gradients of ZeRO's 7.5B-parameter example all-reduced over 64
-    devices, each on one InfiniBand EDR link of 12.5 GB/s (100 Gbit/s), the
-    per-link bandwidth ZeRO gives in section 10.2."""
+    """FP16 gradients of ZeRO's 7.5B-parameter example (section 3.1; Figure 1's
+    N_d = 64) all-reduced over 64 devices on InfiniBand EDR at the 12.5 GB/s
+    (100 Gbit/s) per link of ZeRO section 10.2. That each device has one
+    such link is this entry's assumption: ZeRO gives the per-link rate only.
+    The 2Ψ per device it approaches is section 7.1's."""
 
     Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
         message_bytes=15 * ureg.GB,

@@ -60,7 +60,11 @@ class UpdateWorkingSetScenario:
         optimizer keeps is counted in weight-sized arrays (Adam's two moments
         at the weight width are 2; mixed-precision Adam's FP32 master copy and
         two FP32 moments next to 16-bit weights are 12 bytes, 6 arrays of 2
-        bytes); activation factors are stated inputs.
+        bytes); activation factors are stated inputs. The phone entry's model
+        (10 M FP32 parameters; 4 layers of hidden size 448 in 7 heads, 128
+        tokens, batches of 10 and 16) is an illustrative shape, not a
+        published configuration, and its 64-bit LPDDR5 bus is an assumed
+        phone memory system.
     Excludes: Allocator reserve and fragmentation, framework workspace, and
         activation recomputation.
 
@@ -72,13 +76,18 @@ class UpdateWorkingSetScenario:
     - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019 (data
       rates up to 6,400 MT/s per pin); on a 64-bit bus that is 6,400 MT/s × 8
       bytes = 51.2 GB/s, the derivation the phone entry's bandwidth follows.
+    - Samsung Electronics, press release announcing its 8Gb LPDDR5 DRAM,
+      Samsung Newsroom, July 2018 (a data rate of up to 6,400 Mb/s, at which
+      the new LPDDR5 sends 51.2 GB of data in a second): the phone entry's
+      51.2 GB/s as printed.
     - Korthikanti et al., "Reducing Activation Recomputation in Large
       Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
       arXiv text): section 4 takes activations as 2 bytes an element and
       dropout masks as 1; section 4.1 counts 11sbh + 5as²b bytes for the
       attention block, 19sbh for the MLP and 4sbh for the two layer norms,
       which sum to Equation 1, sbh(34 + 5as/h) bytes per layer. The phone
-      entry's activation factors redo that count for FP32 activations.
+      entry's activation factors 5 and 8 redo that count for FP32
+      activations of its illustrative shape; no source prints them.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (2Ψ + 2Ψ + 12Ψ =
@@ -793,7 +802,9 @@ class RingAllReduceScenario:
     Equation: traffic_per_device = 2(n - 1)/n × gradient_bytes; sync_time =
         traffic_per_device / link_bandwidth.
     Assumptions: A bandwidth-optimal ring in which every link runs at full
-        speed at once.
+        speed at once; each device sends over one link of link_bandwidth (for
+        the ZeRO entry, one InfiniBand EDR link per device: ZeRO gives the
+        per-link rate, not how many links a device has).
     Excludes: Per-hop latency, overlap with the backward pass, and the
         tree or hierarchical algorithms a library may pick instead.
 
@@ -806,8 +817,9 @@ class RingAllReduceScenario:
       version, arXiv:1910.02054v3: section 7.1, "Data Parallel Communication Volume" (a
       reduce-scatter and an all-gather of Ψ elements each: standard data
       parallelism moves 2Ψ per step), and section 10.2 (InfiniBand EDR
-      between nodes at "12.5 GB/sec per link", 100 Gbit/s, the link of the
-      registry entry; one link per device is the entry's assumption).
+      between nodes at "12.5 GB/sec per link (Infiniband EDR)", 100 Gbit/s,
+      the link of the registry entry; one link per device is the entry's
+      assumption, not ZeRO's).
     - Patarasuk and Yuan, "Bandwidth Optimal All-reduce Algorithms for Clusters
       of Workstations", JPDC 69(2), 2009.
 
