@@ -551,7 +551,7 @@ def test_comparison_page_highlights_the_rows_that_differ(reader: Reader) -> None
     same = page.evaluate(fill, "table.refgen-comparison tbody tr:not(:has(.refgen-differs)) td")
     assert differs != same and differs not in ("rgba(0, 0, 0, 0)", "transparent")
     marked = page.locator("table.refgen-comparison tbody th.refgen-differs")
-    assert marked.count() == 6
+    assert marked.count() == 7
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("article").screenshot(path=str(ARTIFACTS / "comparison-page.png"))
     reader.assert_clean()

@@ -7,6 +7,8 @@ stated simplification in the source) allows; the reason is given in each test.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from refgen_scenarios import Scenarios, ureg
@@ -102,14 +104,24 @@ def test_zero_data_parallel_allreduce_moves_2_psi_per_device() -> None:
 
 def test_zero_infiniband_edr_link_is_12_5_gb_per_s() -> None:
     # Section 10.2: "12.5 GB/sec per link (Infiniband EDR)", one decimal. The
-    # all-reduce entries run each device on one such link, 100 Gbit/s; the
-    # conversion is exact.
-    for scenario in (
-        Scenarios.Zero7p5BGradientAllReduce,
-        Scenarios.Zero7p5BGradientAllReduceAlphaBeta,
-        Scenarios.OneMegabyteAllReduceOn64Devices,
-    ):
-        assert magnitude(scenario.link_bandwidth, "GB/s") == pytest.approx(12.5, rel=1e-12)
+    # ring all-reduce entry runs each device on one such link, 100 Gbit/s;
+    # the conversion is exact.
+    sync = Scenarios.Zero7p5BGradientAllReduce
+    assert magnitude(sync.link_bandwidth, "GB/s") == pytest.approx(12.5, rel=1e-12)
+
+
+# JEDEC JESD209-5 and Samsung's July 2018 LPDDR5 announcement: the phone's DRAM
+
+
+def test_phone_lpddr5_bandwidth_is_51_2_gb_per_s() -> None:
+    # Samsung: 6,400 Mb/s, "51.2" GB of data a second, one decimal; JEDEC's
+    # 6,400 MT/s on a 64-bit bus (the entry's assumption) is exactly that.
+    bandwidth = Scenarios.PhoneFullUpdateWorkingSet.bandwidth
+    assert magnitude(bandwidth, "GB/s") == pytest.approx(51.2, abs=0.05)
+    per_pin = 6400e6 / ureg.s
+    assert magnitude(per_pin * 64 * ureg.bit, "GB/s") == pytest.approx(
+        magnitude(bandwidth, "GB/s"), rel=1e-12
+    )
 
 
 # Korthikanti et al., MLSys 2023 (section and equation numbers of arXiv:2205.05198)
@@ -334,14 +346,35 @@ def test_vllm_opt13b_request_cache_is_1_6_gb() -> None:
 
 
 def test_llama2_70b_kv_cache_is_320_kib_per_token() -> None:
-    # No source prints this figure (the Llama 2 paper gives the architecture,
-    # not the cache size): it is the class's arithmetic on the released
-    # configuration, 2 × 80 layers × 8 KV heads × 128 × 2 bytes, asserted exactly.
+    # Databricks' Table 3 formula on the released configuration (80 layers,
+    # 8 KV heads of 128, 2 bytes): 2 × 80 × 8 × 128 × 2 bytes, exact.
     per_token = Scenarios.Llama2_70BKvCache.bytes_per_token
     assert magnitude(per_token, "B") == 2 * 80 * 8 * 128 * 2
     assert magnitude(per_token, "KiB") == pytest.approx(320, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("batch_size", "printed_gib"), [(16, 5), (32, 10), (64, 20)], ids=["16", "32", "64"]
+)
+def test_databricks_table_3_llama2_70b_kv_cache(batch_size: int, printed_gib: int) -> None:
+    # Table 3, FP16 column, 1024 tokens: "5 GiB", "10 GiB", "20 GiB". The
+    # products are exact in binary units, so the comparison is exact; the
+    # registry entry is the batch-16 row.
+    entry = Scenarios.Llama2_70BKvCache
+    assert entry.sequence_length == 1024
+    row = dataclasses.replace(entry, batch_size=batch_size)
+    assert magnitude(row.bytes_per_batch, "GiB") == pytest.approx(printed_gib, rel=1e-12)
+    assert magnitude(entry.bytes_per_batch, "GiB") == pytest.approx(5, rel=1e-12)
+
+
+def test_databricks_table_3_llama2_70b_batch_1_is_0_312_gib() -> None:
+    # Table 3's batch-1 row prints ".312 GiB" (Int8: ".156 GiB"): the exact
+    # 0.3125 GiB (0.15625) cut to three decimals, as the blog prints it.
     per_sequence = Scenarios.Llama2_70BKvCache.bytes_per_sequence
-    assert magnitude(per_sequence, "GiB") == pytest.approx(1.25, rel=1e-12)
+    assert magnitude(per_sequence, "GiB") == pytest.approx(0.3125, rel=1e-12)
+    assert int(magnitude(per_sequence, "GiB") * 1000) / 1000 == 0.312
+    int8 = dataclasses.replace(Scenarios.Llama2_70BKvCache, bytes_per_element=1 * ureg.byte)
+    assert int(magnitude(int8.bytes_per_sequence, "GiB") * 1000) / 1000 == 0.156
 
 
 def test_kv_cache_classes_answer_in_binary_units() -> None:
@@ -362,15 +395,47 @@ def test_nvidia_llama2_7b_kv_cache_is_about_2_gb() -> None:
     assert magnitude(cache, "GiB") == pytest.approx(2, rel=1e-12)
 
 
-# NVIDIA A100 datasheet: the bandwidth of the part each entry names
+# NVIDIA, "GPU Performance Background User's Guide" (section "Understanding
+# Performance" and its Table 1) and "Matrix Multiplication Background User's
+# Guide" (section "Math and Memory Bounds"): the V100 roofline
 
 
-def test_a100_40gb_roofline_uses_the_datasheet_bandwidth() -> None:
-    # Datasheet: 1,555 GB/s for the A100 40GB, 312 TFLOPS FP16 Tensor Core
-    # (dense). The ridge point is their ratio, 200.64 FLOP/B, exact arithmetic.
-    roofline = Scenarios.A100Roofline
-    assert magnitude(roofline.memory_bandwidth, "GB/s") == 1555
-    assert magnitude(roofline.ridge_point, "FLOP/B") == pytest.approx(312e3 / 1555, rel=1e-12)
+def test_v100_ops_per_byte_is_138_9() -> None:
+    # Matrix Multiplication Background: "138.9", one decimal; GPU Performance
+    # Background: "between 40 and 139", a whole number. 125 TFLOPS over
+    # 900 GB/s, as the latter guide gives them.
+    roofline = Scenarios.V100Roofline
+    assert magnitude(roofline.peak_compute, "TFLOP/s") == 125
+    assert magnitude(roofline.memory_bandwidth, "GB/s") == 900
+    ridge = magnitude(roofline.ridge_point, "FLOP/B")
+    assert ridge == pytest.approx(138.9, abs=0.05)
+    assert ridge == pytest.approx(139, abs=0.5)
+
+
+def test_v100_batch_1_linear_layer_is_1_flop_per_byte_and_memory_limited() -> None:
+    # Table 1: "1 FLOPS/B", memory-limited, for a linear layer at batch size
+    # 1, a whole number. The table counts inputs and outputs as well as the
+    # weights (0.9988 FLOP/B for 4096 × 1024); the class counts the weights
+    # only, exactly 1.
+    roofline = Scenarios.V100Roofline
+    assert roofline.decode_batch == 1
+    assert magnitude(roofline.decode_intensity, "FLOP/B") == pytest.approx(1, abs=0.5)
+    assert roofline.decode_intensity < roofline.ridge_point
+    assert roofline.decode_utilization < 1
+
+
+def test_v100_batch_512_linear_layer_is_arithmetic_limited() -> None:
+    # Table 1: batch size 512 is "arithmetic"-limited at 315 FLOPS/B. The
+    # class's weight-only intensity (512 FLOP/B) is higher than the table's,
+    # which counts activations too; both are above the 138.9 ridge.
+    roofline = Scenarios.V100Roofline
+    assert roofline.prompt_tokens == 512
+    assert roofline.prefill_intensity > roofline.ridge_point
+    assert 315 * ureg.FLOP / ureg.byte > roofline.ridge_point
+    assert roofline.prefill_utilization == pytest.approx(1, rel=1e-12)
+
+
+# NVIDIA A100 datasheet: the bandwidth of the part the entry names
 
 
 def test_a100_80gb_sxm_decode_uses_the_datasheet_bandwidth() -> None:
@@ -552,11 +617,38 @@ def test_textbook_compressed_allreduce_is_3_2_ms() -> None:
     assert magnitude(compressed.latency_term, "ms") == pytest.approx(2.55, rel=1e-12)
 
 
+def test_textbook_compressed_allreduce_is_mostly_latency() -> None:
+    # The same worked example's point, derived from its printed inputs and
+    # not printed itself: 2.55 ms of latency in 3.17 ms, 80% to a whole
+    # percentage.
+    compressed = Scenarios.RingAllReduceTopKCompressedOn256Gpus
+    assert compressed.latency_share == pytest.approx(0.80, abs=0.005)
+
+
+def test_textbook_roce_row_is_10_us_and_12_5_gb_per_s() -> None:
+    # Table "α-β Parameters by Interconnect", row "RoCE v2 (100 GbE)": α = 10
+    # µs (whole µs) and β = 12.5 GB/s (one decimal), the ZeRO α-β entry's link.
+    # No source prints that entry's time; the test holds its inputs to the
+    # table and its time to the book's ring equation, exactly.
+    ring = Scenarios.Zero7p5BGradientAllReduceAlphaBeta
+    assert magnitude(ring.latency, "us") == 10
+    assert magnitude(ring.link_bandwidth, "GB/s") == pytest.approx(12.5, rel=1e-12)
+    # ZeRO: 7.5B parameters × 2 bytes of FP16 gradient (section 3.1), N_d = 64
+    # (Figure 1).
+    assert magnitude(ring.message_bytes, "GB") == pytest.approx(7.5 * 2, rel=1e-12)
+    assert ring.devices == 64
+    n, m, alpha, beta = 64, 15e9, 10e-6, 12.5e9
+    expected = 2 * (n - 1) / n * m / beta + 2 * (n - 1) * alpha
+    assert magnitude(ring.time, "s") == pytest.approx(expected, rel=1e-12)
+
+
 def test_textbook_gpt3_checkpoint_is_2450_gb_written_in_24_5_s() -> None:
     # "Reliability Foundations", callout "Young-Daly: 175B model on a
     # 10,000-GPU cluster", step 1: 2,450 GB (whole GB) at 100 GB/s is 24.5 s
     # (one decimal). 175e9 × 14 bytes is exactly 2,450 GB.
-    checkpoint = Scenarios.Gpt3TextbookCheckpoint
+    checkpoint = Scenarios.Gpt3CheckpointWrite
+    assert magnitude(checkpoint.bytes_per_param, "B") == 14
+    assert magnitude(checkpoint.write_bandwidth, "GB/s") == 100
     assert magnitude(checkpoint.checkpoint_bytes, "GB") == pytest.approx(2450, rel=1e-12)
     assert magnitude(checkpoint.write_time, "s") == pytest.approx(24.5, abs=0.05)
 

@@ -120,9 +120,10 @@ class KvCacheScenario:
     token in the context. With multi-head attention kv_heads equals the
     number of query heads; grouped-query attention shares each key-value head
     among several query heads and shrinks the cache by that factor. Sizes
-    are given in binary units (KiB, GiB), as both sources quoted here count
-    them: the vLLM paper's 800 KB per OPT-13B token is 819,200 bytes, and
-    NVIDIA's 2 GB for Llama 2 7B is 2³¹ bytes.
+    are given in binary units (KiB, GiB), as the sources quoted here count
+    them: the vLLM paper's 800 KB per OPT-13B token is 819,200 bytes,
+    NVIDIA's 2 GB for Llama 2 7B is 2³¹ bytes, and Databricks states its
+    Llama 2 70B cache in GiB.
 
     Notes
     -----
@@ -147,8 +148,14 @@ class KvCacheScenario:
     - Touvron et al., "Llama 2: Open Foundation and Fine-Tuned Chat Models",
       arXiv:2307.09288, 2023, section 2.2 (grouped-query attention in the 70B
       model; 80 layers and 8 key-value heads of dimension 128 in the released
-      configuration). The paper prints no cache size: the 320 KiB per token
-      here is this class's arithmetic, 2 × 80 × 8 × 128 × 2 bytes.
+      configuration). The paper prints no cache size.
+    - Databricks (MosaicML engineering team), "LLM Inference Performance
+      Engineering: Best Practices", Databricks blog, 2023, section
+      "Optimization Case Study: Quantization", Table 3, "KV cache size for
+      Llama-2-70B at a sequence length of 1024" (batch_size × seqlen ×
+      (d_model/n_heads) × n_layers × 2 × 2 bytes × n_kv_heads; FP16: .312
+      GiB at batch size 1, 5 GiB at 16, 10 GiB at 32, 20 GiB at 64). The
+      320 KiB per token behind those rows is 2 × 80 × 8 × 128 × 2 bytes.
 
     Examples
     --------
@@ -161,10 +168,14 @@ class KvCacheScenario:
     >>> print(Scenarios.Llama2_7BKvCache.bytes_per_sequence)
     2.0 GiB
 
-    Grouped-query attention with 8 key-value heads in Llama 2 70B:
+    Grouped-query attention with 8 key-value heads in Llama 2 70B, at
+    Databricks' 1024 tokens and batch size 16:
 
-    >>> print(Scenarios.Llama2_70BKvCache.bytes_per_token)
+    >>> llama = Scenarios.Llama2_70BKvCache
+    >>> print(llama.bytes_per_token)
     320.0 KiB
+    >>> print(llama.bytes_per_batch)
+    5.0 GiB
     """
 
     rules: ClassVar[Rules] = input_rules(bytes_per_element=BYTES)
@@ -229,21 +240,32 @@ class RooflineScenario:
     - refgen_scenarios.physics.calc_roofline_attainable
     - Williams, Waterman and Patterson, "Roofline: An Insightful Visual
       Performance Model for Multicore Architectures", CACM 52(4), 2009.
-    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
-      table (A100 40GB: 312 TFLOPS FP16 Tensor Core without sparsity,
-      1,555 GB/s of GPU memory bandwidth).
+    - NVIDIA, "GPU Performance Background User's Guide", Deep Learning
+      Performance documentation, section "Understanding Performance": the
+      V100 has "a peak math rate of 125 FP16 Tensor TFLOPS, an off-chip
+      memory bandwidth of approx. 900 GB/s", an ops:byte ratio of 139 from
+      off-chip memory (40 from its L2 cache); Table 1 of that section, whose
+      limiters assume FP16 data on a V100, puts a linear layer of 4096
+      outputs and 1024 inputs at 1 FLOPS/B, memory-limited, at batch size 1,
+      and at 315 FLOPS/B, arithmetic-limited, at batch size 512. The table
+      counts input and output bytes as well as the weights, so at batch
+      size 512 its intensity is below this class's weight-only 512 FLOP/B.
+    - NVIDIA, "Matrix Multiplication Background User's Guide", Deep Learning
+      Performance documentation, section "Math and Memory Bounds" (the
+      V100's FLOPS:B ratio is 138.9 for FP16 Tensor Core operations on data
+      loaded from GPU memory).
 
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
-    >>> a100 = Scenarios.A100Roofline
-    >>> print(round(a100.ridge_point, 1))
-    200.6 FLOP/B
-    >>> print(a100.decode_intensity)
+    >>> v100 = Scenarios.V100Roofline
+    >>> print(round(v100.ridge_point, 1))
+    138.9 FLOP/B
+    >>> print(v100.decode_intensity)
     1.0 FLOP/B
-    >>> print(f"{a100.decode_utilization:.1%}")
-    0.5%
-    >>> print(f"{a100.prefill_utilization:.0%}")
+    >>> print(f"{v100.decode_utilization:.1%}")
+    0.7%
+    >>> print(f"{v100.prefill_utilization:.0%}")
     100%
     """
 
@@ -726,12 +748,6 @@ class ServingLatencyScenario:
       number of tokens to be generated) and section "Model Bandwidth
       Utilization (MBU)" (a 7B model in 16-bit precision at 14 ms per output
       token uses 1 TB/s, an MBU of 50% on a machine with 2 TB/s).
-    - NVIDIA, "NVIDIA A100 Tensor Core GPU" datasheet, 2021, specifications
-      table (A100 80GB SXM: 312 TFLOPS FP16 Tensor Core, 2,039 GB/s).
-    - Unverified: the A100 entry is a worked example of these formulas on
-      datasheet peaks. Its 512-token prompt and 256 output tokens are its
-      own, and no source read prints its TTFT, TPOT or latency; only the
-      Databricks entry's 14 ms reproduces a printed figure.
 
     Examples
     --------
@@ -739,13 +755,6 @@ class ServingLatencyScenario:
     >>> databricks = Scenarios.Databricks7BServingLatency
     >>> print(round(databricks.time_per_output_token, 1))
     14.0 ms
-    >>> a100 = Scenarios.Llama2_7BServingOnA100
-    >>> print(round(a100.time_to_first_token, 1))
-    23.0 ms
-    >>> print(round(a100.time_per_output_token, 2))
-    6.87 ms
-    >>> print(round(a100.request_latency, 2))
-    1.78 s
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -847,9 +856,6 @@ class LittlesLawScenario:
       harvard-edge/cs249r_book at commit 005e122), where 154.5 ms is typed
       in the table and 15.45 computed by the callout's cell; the rendered
       page was not read.
-    - Unverified: Llama2_7BServingConcurrency's 10 requests per second is
-      that entry's own choice, from no source, and its latency is that of
-      Llama2_7BServingOnA100, itself unverified.
 
     Examples
     --------
@@ -858,8 +864,6 @@ class LittlesLawScenario:
     0.36
     >>> print(round(Scenarios.Gpt3ServingAt100Qps.mean_in_system, 2))
     15.45
-    >>> print(round(Scenarios.Llama2_7BServingConcurrency.mean_in_system, 1))
-    17.8
     """
 
     rules: ClassVar[Rules] = input_rules(arrival_rate=RATE, time_in_system=DURATION)

@@ -58,13 +58,18 @@ class Scenarios:
         activation_factor_high=8.0,
         bandwidth=51.2 * ureg.GB / ureg.s,
     )
-    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone with
-    LPDDR5-6400 memory on a 64-bit bus: 6,400 MT/s × 8 bytes = 51.2 GB/s of
-    DRAM bandwidth (JEDEC JESD209-5 data rate). The activation factors 5 and
-    8 are derived, not quoted: FP32 activations of a 4-layer transformer of
-    hidden size 448 (7 heads) on 128-token sequences in batches of 10 and 16,
-    by Korthikanti et al.'s per-layer count (section 4.1, whose Equation 1
-    gives sbh(34 + 5as/h) bytes at 2 bytes an element)."""
+    """A 10 M-parameter FP32 model fine-tuned with Adam on a phone. The model
+    and its shape are this entry's illustration, not a published
+    configuration: 10 M parameters in FP32, a 4-layer transformer of hidden
+    size 448 (7 heads of 64) on 128-token sequences in batches of 10 and 16.
+    Sourced are: the two weight-sized Adam moments (Kingma and Ba, Algorithm
+    1); the 51.2 GB/s of DRAM bandwidth, LPDDR5 at 6,400 MT/s (JEDEC
+    JESD209-5) on a 64-bit bus, 6,400 MT/s × 8 bytes, the figure Samsung's
+    July 2018 LPDDR5 announcement prints; and the rule behind the activation
+    factors 5 and 8, which are derived, not quoted: Korthikanti et al.'s
+    per-layer count (section 4.1, Equation 1: sbh(34 + 5as/h) bytes at 2
+    bytes an element) redone for FP32 activations of that illustrative
+    shape. The working set and step time are computed."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
@@ -171,35 +176,27 @@ class Scenarios:
         devices=64,
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
-    """FP16 gradients of ZeRO's 7.5B-parameter example all-reduced over 64
-    devices, each on one InfiniBand EDR link of 12.5 GB/s (100 Gbit/s), the
-    per-link bandwidth ZeRO gives in section 10.2."""
+    """FP16 gradients of ZeRO's 7.5B-parameter example (section 3.1; Figure 1's
+    N_d = 64) all-reduced over 64 devices on InfiniBand EDR at the 12.5 GB/s
+    (100 Gbit/s) per link of ZeRO section 10.2. That each device has one
+    such link is this entry's assumption: ZeRO gives the per-link rate only.
+    The 2Ψ per device it approaches is section 7.1's."""
 
     Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
         message_bytes=15 * ureg.GB,
         devices=64,
-        latency=5 * ureg.microsecond,
-        link_bandwidth=100 * ureg.Gbit / ureg.s,
+        latency=10 * ureg.microsecond,
+        link_bandwidth=12.5 * ureg.GB / ureg.s,
     )
-    """The 15 GB of FP16 gradients of ZeRO's 7.5B-parameter example all-reduced
-    over 64 devices on the same InfiniBand EDR links as
-    Zero7p5BGradientAllReduce (ZeRO section 10.2), with 5 µs of latency per
-    ring step: the startup latency the "Machine Learning Systems" textbook
-    gives InfiniBand NDR (Volume II, appendix "Communication Foundations",
-    Table "α-β Parameters by Interconnect"). Pairing NDR's 5 µs with EDR's
-    12.5 GB/s is this entry's assumption: no source read gives a per-step
-    startup latency for EDR. No source prints the entry's 2.363 s."""
-
-    OneMegabyteAllReduceOn64Devices = AlphaBetaAllReduceScenario(
-        message_bytes=1 * ureg.MB,
-        devices=64,
-        latency=5 * ureg.microsecond,
-        link_bandwidth=100 * ureg.Gbit / ureg.s,
-    )
-    """A 1 MB all-reduce on the same ring (ZeRO's 12.5 GB/s links, the
-    textbook's 5 µs per step), below the crossover size, where latency
-    dominates. The message size is this entry's own; no source prints its
-    80% latency share."""
+    """The 15 GB of FP16 gradients of ZeRO's 7.5B-parameter example (ZeRO
+    section 3.1's 2 bytes per parameter; Figure 1's N_d = 64 devices)
+    all-reduced over 64 devices on RoCE v2 over 100 GbE, with the α = 10 µs
+    and β = 12.5 GB/s of that row of the "Machine Learning Systems"
+    textbook's Table "α-β Parameters by Interconnect" (Volume II, appendix
+    "Communication Foundations"). The link has the 12.5 GB/s of ZeRO's
+    InfiniBand EDR links (section 10.2), but the latency is RoCE's: the
+    entry models the same all-reduce on the textbook's RoCE link, not
+    ZeRO's cluster. No source prints its 2.364 s."""
 
     RingAllReduceOneGigabyteOn256Gpus = AlphaBetaAllReduceScenario(
         message_bytes=1 * ureg.GB,
@@ -233,14 +230,11 @@ class Scenarios:
     GpipeFourStagesSixteenMicroBatches = PipelineBubbleScenario(
         stages=4,
         micro_batches=16,
-        model_chunks=2,
     )
     """Four pipeline stages and sixteen micro-batches, GPipe's M = 4K (section
     2.3): the p = 4, m = 16 cell of Table "Pipeline Bubble Fraction" in the
     "Machine Learning Systems" textbook (Volume II, appendix "Communication
-    Foundations", section "Pipeline Arithmetic"), 15.8%. The two interleaved
-    chunks per device (Narayanan et al., section 2.2.2) are this entry's own
-    choice; no source prints the 9.375% they give."""
+    Foundations", section "Pipeline Arithmetic"), 15.8%."""
 
     MegatronInterleavedEightStages = PipelineBubbleScenario(
         stages=8,
@@ -314,21 +308,30 @@ class Scenarios:
         kv_heads=8,
         head_dim=128,
         bytes_per_element=2 * ureg.byte,
-        sequence_length=4096,
+        sequence_length=1024,
+        batch_size=16,
     )
-    """Llama 2 70B: 80 layers with grouped-query attention over 8 key-value heads
-    of dimension 128, FP16 cache of its 4096-token context."""
+    """Llama 2 70B (80 layers, grouped-query attention over 8 key-value heads of
+    128, the released configuration of Touvron et al., section 2.2) with an
+    FP16 cache of 1024-token sequences in a batch of 16: the batch-16 row of
+    Table 3 of Databricks' "LLM Inference Performance Engineering: Best
+    Practices" (section "Optimization Case Study: Quantization"), 5 GiB of
+    cache, and .312 GiB a sequence, its batch-1 row."""
 
-    A100Roofline = RooflineScenario(
-        peak_compute=312 * ureg.TFLOP / ureg.s,
-        memory_bandwidth=1555 * ureg.GB / ureg.s,
+    V100Roofline = RooflineScenario(
+        peak_compute=125 * ureg.TFLOP / ureg.s,
+        memory_bandwidth=900 * ureg.GB / ureg.s,
         bytes_per_param=2 * ureg.byte,
         decode_batch=1,
         prompt_tokens=512,
     )
-    """An A100 40GB at its datasheet's 312 TFLOPS (FP16 Tensor Core, without
-    sparsity) and 1,555 GB/s, serving 16-bit weights: one sequence decoding,
-    and a 512-token prompt in prefill."""
+    """The V100 of NVIDIA's GPU Performance Background guide (section
+    "Understanding Performance"): 125 FP16 Tensor TFLOPS and about 900 GB/s
+    of off-chip bandwidth, an ops:byte ratio of 139 (138.9 in the Matrix
+    Multiplication Background guide, section "Math and Memory Bounds"). The
+    guide's Table 1 puts a linear layer at 1 FLOPS/B, memory-limited, at
+    batch size 1, and arithmetic-limited at batch size 512: one sequence
+    decoding and a 512-token prompt in prefill, with FP16 weights."""
 
     Opt13BBatchDecodeOnA100 = BatchDecodeScenario(
         parameters=13e9,
@@ -398,21 +401,6 @@ class Scenarios:
     output lengths, so the entry has no time to first token and no request
     latency."""
 
-    Llama2_7BServingOnA100 = ServingLatencyScenario(
-        parameters=7e9,
-        bytes_per_param=2 * ureg.byte,
-        prompt_tokens=512,
-        output_tokens=256,
-        memory_bandwidth=2039 * ureg.GB / ureg.s,
-        peak_compute=312 * ureg.TFLOP / ureg.s,
-    )
-    """Unverified worked example: a 16-bit 7B model (Llama 2 7B's nominal
-    size) on one A100 80GB SXM at its datasheet peaks (312 TFLOPS FP16,
-    2,039 GB/s). The 512-token prompt and 256 output tokens are this entry's
-    own choice, and no source read prints its 23.0 ms TTFT, 6.87 ms TPOT or
-    1.78 s latency: lower bounds from the class's formulas, tested against
-    those formulas only."""
-
     InformixDiskUtilization = LittlesLawScenario(
         arrival_rate=10 / ureg.s,
         time_in_system=1.2 * 30 * ureg.ms,
@@ -432,14 +420,6 @@ class Scenarios:
     154.5 ms in the system (Table "Batch Size Impact on GPT-3 Serving
     Performance"), so 15.45 requests are in it on average."""
 
-    Llama2_7BServingConcurrency = LittlesLawScenario(
-        arrival_rate=10 / ureg.s,
-        time_in_system=Llama2_7BServingOnA100.request_latency,
-    )
-    """Unverified worked example: 10 requests per second, a rate this entry
-    chooses and no source prints, each taking the latency of
-    Llama2_7BServingOnA100, keep about 18 requests in flight."""
-
     FleetJob16kGpus = FleetFailureScenario(
         gpus=16_384,
         gpus_per_node=8,
@@ -450,15 +430,6 @@ class Scenarios:
     in a 54-day snapshot, on 16,384 H100 GPUs (Table 4) in servers of eight
     (section 3.3.1). Spread over 2,048 nodes that is 3.79 failures per 1,000
     node-days; the job fails every 3.1 hours."""
-
-    FleetJob131kGpus = FleetFailureScenario(
-        gpus=131_072,
-        gpus_per_node=8,
-        node_failure_rate=FleetJob16kGpus.node_failure_rate,
-    )
-    """Projection: a job eight times as large as Llama 3's at the same node
-    failure rate, whose MTBF is eight times shorter. The paper prints no
-    figure for it."""
 
     DalyFigure3Checkpoint = CheckpointIntervalScenario(
         checkpoint_time=5 * ureg.minute,
@@ -476,23 +447,6 @@ class Scenarios:
 
     Gpt3CheckpointWrite = CheckpointWriteScenario(
         parameters=175e9,
-        bytes_per_param=16 * ureg.byte,
-        write_bandwidth=20 * ureg.GB / ureg.s,
-        step_time=(8 * 175e9 * 1536 * 2048 * ureg.FLOP / (1024 * 140 * ureg.TFLOP / ureg.s)).to(
-            's'
-        ),
-        steps_per_checkpoint=100,
-    )
-    """GPT-3 175B with mixed-precision Adam (16 bytes per parameter, ZeRO section
-    3.1), at the step time of Narayanan et al.'s run (section 5.1: batch 1536
-    of 2048 tokens, 8 operations per parameter per token, 1024 A100s at 140
-    TFLOP/s), checkpointed every 100 steps to storage that sustains 20 GB/s.
-    Unverified: the 20 GB/s and the 100 steps are this entry's own choices,
-    from no source, so its 2.3 min write and 4.4% share are worked-example
-    figures; Gpt3TextbookCheckpoint reproduces a printed write time."""
-
-    Gpt3TextbookCheckpoint = CheckpointWriteScenario(
-        parameters=175e9,
         bytes_per_param=14 * ureg.byte,
         write_bandwidth=100 * ureg.GB / ureg.s,
     )
@@ -501,7 +455,7 @@ class Scenarios:
     model on a 10,000-GPU cluster", step 1): 14 bytes of persistent state per
     parameter (section "Checkpoint sizing": BF16 weights, FP32 master
     weights and two FP32 Adam moments; gradients are not saved) make 2,450
-    GB, written at 100 GB/s in 24.5 s."""
+    GB, written at 100 GB/s of aggregate storage bandwidth in 24.5 s."""
 
     Gpt3TrainingEnergy = TrainingEnergyScenario(
         accelerators=10_000,

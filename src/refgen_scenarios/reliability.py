@@ -64,8 +64,6 @@ class FleetFailureScenario:
       interruptions spread over 2,048 nodes and 54 days, and the model
       turns it back into the printed count. Its MTBF is derived here; the
       paper prints none.
-    - The 131,072-GPU entry is a projection at that rate, not a figure the
-      paper prints.
 
     Examples
     --------
@@ -75,8 +73,6 @@ class FleetFailureScenario:
     419
     >>> print(round(llama3.mtbf, 2))
     3.09 h
-    >>> print(round(Scenarios.FleetJob131kGpus.mtbf, 3))
-    0.387 h
     """
 
     rules: ClassVar[Rules] = input_rules(node_failure_rate=RATE, period=DURATION)
@@ -196,20 +192,17 @@ class CheckpointIntervalScenario:
 
 @dataclass(frozen=True, kw_only=True)
 class CheckpointWriteScenario:
-    """Time to write one training checkpoint, and its share of the time between checkpoints.
+    """Time to write one training checkpoint: the model state over the storage bandwidth.
 
     A checkpoint holds bytes_per_param of model state for every parameter:
     the weights and everything the optimizer keeps. Writing it at
     write_bandwidth takes write_time, the checkpoint time that
-    CheckpointIntervalScenario takes as an input. If training stops while it
-    is written, every steps_per_checkpoint steps of step_time each pay for
-    one write, which sets the share of wall-clock time lost to writing.
+    CheckpointIntervalScenario takes as an input.
 
     Notes
     -----
     Equation: checkpoint_bytes = parameters × bytes_per_param; write_time =
-        checkpoint_bytes / write_bandwidth; write_share = write_time /
-        (steps_per_checkpoint × step_time + write_time).
+        checkpoint_bytes / write_bandwidth.
     Assumptions: The whole state is written once, at a sustained
         write_bandwidth, while training waits.
     Excludes: Asynchronous or incremental checkpointing, compression, and
@@ -217,92 +210,53 @@ class CheckpointWriteScenario:
 
     References
     ----------
-    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
-      Parameter Models", SC 2020, section 3.1 (mixed-precision Adam keeps
-      16 bytes of model state per parameter).
-    - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
-      Clusters Using Megatron-LM", SC 2021, section 5.1 (GPT-3 175B with
-      batch size 1536 on 1024 A100 GPUs at 140 TFLOP/s each, 8 operations
-      per parameter per token with recomputation), from which the step time
-      of the registry entry is computed.
     - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
       harvard-edge, mlsysbook.ai), Volume II, appendix "Reliability
       Foundations": section "Checkpoint sizing" (about 14 bytes of
       persistent state per parameter: 2 for BF16 weights, 4 for FP32 master
-      weights, 4 for each FP32 Adam moment) with Table "Checkpoint Sizes for
-      Mixed-Precision Adam Training" (write times at 100 GB/s of aggregate
-      storage bandwidth), and the callout "Young-Daly: 175B model on a
-      10,000-GPU cluster", step 1 (2,450 GB / 100 GB/s = 24.5 s). Read in the
-      book's stored source
+      weights, 4 for each FP32 Adam moment; gradients are not saved) with
+      Table "Checkpoint Sizes for Mixed-Precision Adam Training" (write times
+      at 100 GB/s of aggregate storage bandwidth), and the callout
+      "Young-Daly: 175B model on a 10,000-GPU cluster", step 1 (2,450 GB /
+      100 GB/s = 24.5 s). Read in the book's stored source
       (book/quarto/contents/vol2/backmatter/appendix_reliability.qmd of
       harvard-edge/cs249r_book at commit 02fb0d6) and the constants of its
       mlsysim package (GPT-3 at 175e9 parameters, CHECKPOINT_WRITE_BW_GBS =
       100), which its cells format to these figures; the rendered page was
       not read.
-    - Unverified: Gpt3CheckpointWrite's 20 GB/s and 100 steps between
-      checkpoints are that entry's own choices, from no source.
+    - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+      Parameter Models", SC 2020, section 3.1 (mixed-precision Adam keeps
+      16 bytes of model state per parameter during training; the 2 bytes of
+      FP16 gradients are the part a checkpoint leaves out).
 
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
     >>> gpt3 = Scenarios.Gpt3CheckpointWrite
-    >>> print(gpt3.checkpoint_bytes)
-    2.8 TB
-    >>> print(round(gpt3.write_time, 1))
-    2.3 min
-    >>> print(round(gpt3.step_time, 1))
-    30.7 s
-    >>> print(f"{gpt3.write_share:.1%}")
-    4.4%
-
-    The textbook's 175B checkpoint, without gradients:
-
-    >>> textbook = Scenarios.Gpt3TextbookCheckpoint
-    >>> print(round(textbook.checkpoint_bytes.to('GB')))
+    >>> print(round(gpt3.checkpoint_bytes))
     2450 GB
-    >>> print(round(textbook.write_time.to('s'), 1))
+    >>> print(round(gpt3.write_time, 1))
     24.5 s
     """
 
-    rules: ClassVar[Rules] = input_rules(
-        bytes_per_param=BYTES, write_bandwidth=DATA_RATE, step_time=DURATION
-    )
+    rules: ClassVar[Rules] = input_rules(bytes_per_param=BYTES, write_bandwidth=DATA_RATE)
 
     parameters: float
     """Number of parameters."""
     bytes_per_param: Quantity
-    """Bytes of model state per parameter: weights, gradients and optimizer state."""
+    """Bytes of model state per parameter: weights and optimizer state."""
     write_bandwidth: Quantity
     """Sustained bandwidth of the checkpoint storage."""
-    step_time: Optional[Quantity] = None
-    """Wall-clock time of one training step; needed only for the time budget."""
-    steps_per_checkpoint: Optional[int] = None
-    """Training steps between checkpoints; needed only for the time budget."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
 
     @property
     def checkpoint_bytes(self) -> Quantity:
-        """Size of one checkpoint in TB."""
-        return (self.parameters * self.bytes_per_param).to('TB')
+        """Size of one checkpoint in GB."""
+        return (self.parameters * self.bytes_per_param).to('GB')
 
     @property
     def write_time(self) -> Quantity:
-        """Time in minutes to write one checkpoint at write_bandwidth."""
-        return (self.checkpoint_bytes / self.write_bandwidth).to('minute')
-
-    @property
-    def steps_per_write(self) -> float:
-        """Training steps one checkpoint write costs (dimensionless)."""
-        return (self.write_time / self.step_time).to('').magnitude
-
-    @property
-    def training_time_between(self) -> Quantity:
-        """Training time in minutes between two checkpoints."""
-        return (self.steps_per_checkpoint * self.step_time).to('minute')
-
-    @property
-    def write_share(self) -> float:
-        """Share of wall-clock time spent writing checkpoints (dimensionless)."""
-        return (self.write_time / (self.training_time_between + self.write_time)).to('').magnitude
+        """Time in seconds to write one checkpoint at write_bandwidth."""
+        return (self.checkpoint_bytes / self.write_bandwidth).to('s')

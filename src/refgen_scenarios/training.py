@@ -60,7 +60,11 @@ class UpdateWorkingSetScenario:
         optimizer keeps is counted in weight-sized arrays (Adam's two moments
         at the weight width are 2; mixed-precision Adam's FP32 master copy and
         two FP32 moments next to 16-bit weights are 12 bytes, 6 arrays of 2
-        bytes); activation factors are stated inputs.
+        bytes); activation factors are stated inputs. The phone entry's model
+        (10 M FP32 parameters; 4 layers of hidden size 448 in 7 heads, 128
+        tokens, batches of 10 and 16) is an illustrative shape, not a
+        published configuration, and its 64-bit LPDDR5 bus is an assumed
+        phone memory system.
     Excludes: Allocator reserve and fragmentation, framework workspace, and
         activation recomputation.
 
@@ -72,13 +76,18 @@ class UpdateWorkingSetScenario:
     - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019 (data
       rates up to 6,400 MT/s per pin); on a 64-bit bus that is 6,400 MT/s × 8
       bytes = 51.2 GB/s, the derivation the phone entry's bandwidth follows.
+    - Samsung Electronics, press release announcing its 8Gb LPDDR5 DRAM,
+      Samsung Newsroom, July 2018 (a data rate of up to 6,400 Mb/s, at which
+      the new LPDDR5 sends 51.2 GB of data in a second): the phone entry's
+      51.2 GB/s as printed.
     - Korthikanti et al., "Reducing Activation Recomputation in Large
       Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
       arXiv text): section 4 takes activations as 2 bytes an element and
       dropout masks as 1; section 4.1 counts 11sbh + 5as²b bytes for the
       attention block, 19sbh for the MLP and 4sbh for the two layer norms,
       which sum to Equation 1, sbh(34 + 5as/h) bytes per layer. The phone
-      entry's activation factors redo that count for FP32 activations.
+      entry's activation factors 5 and 8 redo that count for FP32
+      activations of its illustrative shape; no source prints them.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (2Ψ + 2Ψ + 12Ψ =
@@ -793,7 +802,9 @@ class RingAllReduceScenario:
     Equation: traffic_per_device = 2(n - 1)/n × gradient_bytes; sync_time =
         traffic_per_device / link_bandwidth.
     Assumptions: A bandwidth-optimal ring in which every link runs at full
-        speed at once.
+        speed at once; each device sends over one link of link_bandwidth (for
+        the ZeRO entry, one InfiniBand EDR link per device: ZeRO gives the
+        per-link rate, not how many links a device has).
     Excludes: Per-hop latency, overlap with the backward pass, and the
         tree or hierarchical algorithms a library may pick instead.
 
@@ -806,8 +817,9 @@ class RingAllReduceScenario:
       version, arXiv:1910.02054v3: section 7.1, "Data Parallel Communication Volume" (a
       reduce-scatter and an all-gather of Ψ elements each: standard data
       parallelism moves 2Ψ per step), and section 10.2 (InfiniBand EDR
-      between nodes at "12.5 GB/sec per link", 100 Gbit/s, the link of the
-      registry entry; one link per device is the entry's assumption).
+      between nodes at "12.5 GB/sec per link (Infiniband EDR)", 100 Gbit/s,
+      the link of the registry entry; one link per device is the entry's
+      assumption, not ZeRO's).
     - Patarasuk and Yuan, "Bandwidth Optimal All-reduce Algorithms for Clusters
       of Workstations", JPDC 69(2), 2009.
 
@@ -892,12 +904,13 @@ class AlphaBetaAllReduceScenario:
     - NVIDIA, nccl-tests, doc/PERFORMANCE.md, section on bus bandwidth
       (all-reduce: busBw = algBw × 2(n - 1)/n).
     - Rajbhandari et al., "ZeRO", SC 2020 (arXiv:1910.02054v3), section
-      10.2: InfiniBand EDR at "12.5 GB/sec per link", the entries' 100
-      Gbit/s link bandwidth.
+      3.1 (FP16 gradients, 2 bytes a parameter: 15 GB for the 7.5B-parameter
+      model) and Figure 1 (that model with N_d = 64 data-parallel devices).
     - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
       harvard-edge, mlsysbook.ai), Volume II, appendix "Communication
       Foundations": Table "α-β Parameters by Interconnect" (InfiniBand NDR:
-      α = 5 µs, β = 50 GB/s), equation "Ring AllReduce time" (T = 2(N -
+      α = 5 µs, β = 50 GB/s; RoCE v2 (100 GbE): α = 10 µs, β = 12.5 GB/s,
+      the ZeRO entry's link), equation "Ring AllReduce time" (T = 2(N -
       1)/N × M/β + 2(N - 1)α, this class's time), the worked example "Ring
       vs. tree AllReduce" (1 GB on 256 GPUs: about 42.4 ms) and, in section
       "Compression Economics", the worked example "Is top-k compression
@@ -906,31 +919,33 @@ class AlphaBetaAllReduceScenario:
       (book/quarto/contents/vol2/backmatter/appendix_communication.qmd of
       harvard-edge/cs249r_book at commit 02fb0d6) and the constants of its
       mlsysim package (IB_NDR_LATENCY_US = 5, 50 GB/s per NDR port), which
-      its cells format to these figures; the rendered page was not read.
-    - Unverified: the ZeRO entries pair the textbook's NDR latency with
-      EDR links, an assumption of theirs; no source read gives a per-step
-      startup latency for EDR, and none prints their times.
+      its cells format to these figures; the RoCE row's α is
+      Systems.Fabrics.RoCE_100G.latency_us (ROCE_LATENCY_US = 10) and its β
+      Systems.Fabrics.Ethernet_100G.bandwidth (100 Gbit/s, formatted to one
+      decimal of GB/s); the rendered page was not read. No source prints
+      the ZeRO entry's time.
 
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
     >>> big = Scenarios.Zero7p5BGradientAllReduceAlphaBeta
     >>> print(round(big.latency_term, 2))
-    0.63 ms
+    1.26 ms
     >>> print(round(big.time.to('s'), 3))
-    2.363 s
+    2.364 s
     >>> print(round(big.crossover_bytes, 1))
-    4.0 MB
-    >>> small = Scenarios.OneMegabyteAllReduceOn64Devices
-    >>> print(f"{small.latency_share:.0%}")
-    80%
+    8.0 MB
 
-    The textbook's two worked examples on 256 GPUs:
+    The textbook's two worked examples on 256 GPUs; compressed, the
+    gradient is small enough that latency takes most of the time:
 
     >>> print(round(Scenarios.RingAllReduceOneGigabyteOn256Gpus.time, 1))
     42.4 ms
-    >>> print(round(Scenarios.RingAllReduceTopKCompressedOn256Gpus.time, 1))
+    >>> compressed = Scenarios.RingAllReduceTopKCompressedOn256Gpus
+    >>> print(round(compressed.time, 1))
     3.2 ms
+    >>> print(f"{compressed.latency_share:.0%}")
+    80%
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -1137,8 +1152,6 @@ class PipelineBubbleScenario:
     15.8%
     >>> print(f"{pipe.bubble_overhead:.2%}")
     18.75%
-    >>> print(f"{pipe.interleaved_bubble_overhead:.3%}")
-    9.375%
 
     The textbook's interleaved example, eight stages of four chunks each:
 
