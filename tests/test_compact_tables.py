@@ -1,0 +1,77 @@
+"""Tables of data stay data while a page is read, and become ordinary tables for writers.
+
+A class page is mostly tables of figures; read as docutils tables, every one
+of their cells is walked by every transform and pickled with the doctree.
+refgen keeps a table's plain cells as the page model's data until the page is
+resolved (:class:`refgen.sphinx.nodes.refgen_table`). These tests hold both
+halves: the doctree Sphinx stores is small, and what writers get is the table
+a reader sees, links and highlights included.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+from docutils import nodes
+
+from refgen.render import blocks as b
+from refgen.sphinx.nodes import expand, expand_tables, refgen_table
+from refgen.testing import BuildResult
+
+PAGE = "reference/refgen_scenarios.training/UpdateWorkingSetScenario"
+
+
+def stored_doctree(site: BuildResult) -> nodes.document:
+    return pickle.loads((site.outdir / ".doctrees" / f"{PAGE}.doctree").read_bytes())
+
+
+def test_the_stored_page_keeps_its_figures_as_data(site: BuildResult) -> None:
+    doctree = stored_doctree(site)
+    compact = list(doctree.findall(refgen_table))
+    assert compact, "the class page's tables are stored compact"
+    stored = sum(1 for _ in doctree.findall())
+    expand_tables(None, doctree)
+    written = sum(1 for _ in doctree.findall())
+    assert not list(doctree.findall(refgen_table))
+    assert stored * 2 < written, (stored, written)
+
+
+def test_cells_with_links_are_read_as_nodes_and_keep_their_links(site: BuildResult) -> None:
+    doctree = stored_doctree(site)
+    live_links = [
+        link
+        for table in doctree.findall(refgen_table)
+        for entry in table.children
+        for link in entry.findall(nodes.Element)
+        if link.tagname == "pending_xref"
+    ]
+    assert live_links, "entry and attribute links are real pending_xref nodes when read"
+    html = (site.outdir / f"{PAGE}.html").read_text()
+    assert 'class="refgen-values' in html
+    assert "PhoneFullUpdateWorkingSet" in html
+
+
+def test_expanding_puts_every_cell_in_its_place() -> None:
+    def cell(*words: str) -> b.Cell:
+        return (b.text(*words),)
+
+    table = b.Table(
+        header=(cell("Attribute"), cell("A")),
+        rows=((cell("x"), cell("1")), (cell("y"), cell("2"))),
+        classes=("refgen-values",),
+        stub_columns=1,
+        cell_classes=((("refgen-differs",), ("refgen-differs",)),),
+    )
+    live = nodes.entry("", nodes.paragraph("", "linked"))
+    compact = refgen_table("", live, classes=["colwidths-auto"], layout=table, live=((1, 1),))
+    built = expand(compact)
+    rows = list(built.findall(nodes.row))
+    assert [[entry.astext() for entry in row.children] for row in rows] == [
+        ["Attribute", "A"],
+        ["x", "1"],
+        ["y", "linked"],
+    ]
+    assert rows[1].children[0]["classes"] == ["refgen-differs"]
+    assert rows[2].children[1] is live
+    assert [spec["stub"] for spec in built.findall(nodes.colspec)] == [1, 0]
+    assert built["classes"] == ["colwidths-auto"]
