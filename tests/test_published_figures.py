@@ -653,6 +653,17 @@ def test_textbook_gpt3_checkpoint_is_2450_gb_written_in_24_5_s() -> None:
     assert magnitude(checkpoint.write_time, "s") == pytest.approx(24.5, abs=0.05)
 
 
+def test_textbook_gpt3_checkpoints_every_14_2_min_at_2_9_percent() -> None:
+    # Same callout: setup, cluster MTBF 4.14 hours (two decimals, the entry's
+    # input); step 2, tau_opt = sqrt(2 x 24.5 s x 4.14 h x 3,600 s/h) =
+    # 14.2 min (one decimal); interpretation, T_write / tau_opt ~ 2.9% of
+    # training time (one decimal of a percent).
+    checkpoint = Scenarios.Gpt3CheckpointWrite
+    assert magnitude(checkpoint.system_mtbf, "h") == 4.14
+    assert magnitude(checkpoint.checkpoint_interval, "min") == pytest.approx(14.2, abs=0.05)
+    assert checkpoint.write_share == pytest.approx(0.029, abs=0.0005)
+
+
 @pytest.mark.parametrize(
     "parameters, printed_gb", [(7e9, 98), (13e9, 182), (175e9, 2450), (1e12, 14000)]
 )
