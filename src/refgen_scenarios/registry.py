@@ -401,6 +401,24 @@ class Scenarios:
     output lengths, so the entry has no time to first token and no request
     latency."""
 
+    ScalingBookLlama70BPrefill = ServingLatencyScenario(
+        parameters=70e9,
+        bytes_per_param=2 * ureg.byte,
+        memory_bandwidth=16 * 8.1e11 * ureg.byte / ureg.s,
+        prompt_tokens=8192,
+        peak_compute=16 * 1.97e14 * ureg.FLOP / ureg.s,
+        compute_utilization=0.4,
+    )
+    """"How to Scale Your Model", section 8 ("Serving LLaMA 3-70B on TPUs",
+    "What about prefill?"): an 8192-token prefill of LLaMA 3-70B (70e9
+    parameters, bfloat16) on 16 TPU v5e chips at 40% FLOPs utilization takes
+    2 × 70e9 × 8192 / (16 × 1.97e14 × 0.4) = 0.91 s. The chips' bf16
+    FLOPs/s and HBM bandwidth (1.97e14 and 8.1e11 bytes/s a chip) are
+    section 2's TPU v5e row. The book prints no time per output token for
+    this batch-one case; the entry's is the same bandwidth arithmetic, not
+    a published figure. It gives no output length, so there is no request
+    latency."""
+
     InformixDiskUtilization = LittlesLawScenario(
         arrival_rate=10 / ureg.s,
         time_in_system=1.2 * 30 * ureg.ms,
