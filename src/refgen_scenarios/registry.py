@@ -151,8 +151,10 @@ class Scenarios:
     parameter, the ratio of Chinchilla itself (1.4T tokens for 70B
     parameters, opening of section 4). This is not a row of Table 3, whose
     ratios come from fitted power laws and differ by row (see
-    ChinchillaTable3Row1B and ChinchillaTable3Row10T); the result is
-    compared with the model actually trained on that budget, Chinchilla."""
+    ChinchillaTable3Row1B and ChinchillaTable3Row10T). The result, 69.3B
+    parameters and 1.39T tokens, approximates the model actually trained on
+    that budget, Chinchilla (70B, 1.4T), but does not reproduce it: the
+    paper's "same compute budget" is itself 2% short of 6 × 70B × 1.4T."""
 
     ChinchillaTable3Row1B = ComputeOptimalTableScenario(
         parameters=1e9,
@@ -485,7 +487,10 @@ class Scenarios:
         duration=14.8 * ureg.day,
         pue=1.10,
     )
-    """GPT-3's training run as Patterson et al. estimate it in Table 4."""
+    """GPT-3's training run with the inputs of Patterson et al.'s Table 4. Their
+    product is 1,289 MWh, not the table's 1,287 MWh: the table's inputs are
+    rounded (see TrainingEnergyScenario), so this entry approximates the
+    printed energy to 0.18%."""
 
     LamdaTrainingEnergy = TrainingEnergyScenario(
         accelerators=1024,
