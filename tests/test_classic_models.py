@@ -199,6 +199,21 @@ def test_databricks_entry_has_no_prompt_or_output_lengths() -> None:
     assert databricks.peak_compute is None
 
 
+# TTFT: "How to Scale Your Model", section 8, "What about prefill?"
+
+
+def test_scaling_book_llama3_70b_prefill_takes_0_91_s() -> None:
+    # 2 * 70e9 * 8192 / (16 * 1.97e14 * 0.4) = 0.91s, printed to two
+    # decimals (the book's later "910ms per prefill step" is the same
+    # figure). The inputs are the printed ones.
+    prefill = Scenarios.ScalingBookLlama70BPrefill
+    assert prefill.parameters == 70e9
+    assert prefill.prompt_tokens == 8192
+    assert prefill.compute_utilization == 0.4
+    assert magnitude(prefill.peak_compute, "FLOP/s") == pytest.approx(16 * 1.97e14, rel=1e-12)
+    assert magnitude(prefill.time_to_first_token, "s") == pytest.approx(0.91, abs=0.005)
+
+
 def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
     # The class's formulas, not a registry entry or a printed figure (no
     # source read prints a TTFT from these inputs): 2 × 7e9 × 512 FLOP at

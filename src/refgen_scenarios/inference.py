@@ -748,6 +748,15 @@ class ServingLatencyScenario:
       number of tokens to be generated) and section "Model Bandwidth
       Utilization (MBU)" (a 7B model in 16-bit precision at 14 ms per output
       token uses 1 TB/s, an MBU of 50% on a machine with 2 TB/s).
+    - Austin et al., "How to Scale Your Model" (Google DeepMind, 2025,
+      jax-ml.github.io/scaling-book), section 8, "Serving LLaMA 3-70B on
+      TPUs", subsection "What about prefill?" (the prefill formula: at 8k
+      tokens prefill is compute-bound, 2 × parameters FLOPs per token over
+      the chips' FLOPs/s times the FLOPs utilization; 2 × 70e9 × 8192 /
+      (16 × 1.97e14 × 0.4) = 0.91 s), with section 2, "How to Think About
+      TPUs", for TPU v5e's 1.97e14 bf16 FLOPs/s and 8.1e11 bytes/s of HBM
+      bandwidth a chip. Read in the book's source (applied-inference.md and
+      tpus.md of jax-ml/scaling-book at commit 0819a7d).
 
     Examples
     --------
@@ -755,6 +764,9 @@ class ServingLatencyScenario:
     >>> databricks = Scenarios.Databricks7BServingLatency
     >>> print(round(databricks.time_per_output_token, 1))
     14.0 ms
+    >>> prefill = Scenarios.ScalingBookLlama70BPrefill
+    >>> print(round(prefill.time_to_first_token.to('s'), 2))
+    0.91 s
     """
 
     rules: ClassVar[Rules] = input_rules(

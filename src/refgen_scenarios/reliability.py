@@ -192,38 +192,59 @@ class CheckpointIntervalScenario:
 
 @dataclass(frozen=True, kw_only=True)
 class CheckpointWriteScenario:
-    """Time to write one training checkpoint: the model state over the storage bandwidth.
+    """Time to write one training checkpoint, and its share of the time between checkpoints.
 
     A checkpoint holds bytes_per_param of model state for every parameter:
     the weights and everything the optimizer keeps. Writing it at
     write_bandwidth takes write_time, the checkpoint time that
-    CheckpointIntervalScenario takes as an input.
+    CheckpointIntervalScenario takes as an input. On a job whose failures
+    arrive once per system_mtbf, Young's rule puts the checkpoints
+    checkpoint_interval apart, and training then waits write_time out of
+    every checkpoint_interval: write_share is the part of the training time
+    that checkpointing takes.
 
     Notes
     -----
     Equation: checkpoint_bytes = parameters × bytes_per_param; write_time =
-        checkpoint_bytes / write_bandwidth.
+        checkpoint_bytes / write_bandwidth; checkpoint_interval =
+        √(2 × write_time × system_mtbf) (Young's τ_opt); write_share =
+        write_time / checkpoint_interval.
     Assumptions: The whole state is written once, at a sustained
-        write_bandwidth, while training waits.
-    Excludes: Asynchronous or incremental checkpointing, compression, and
-        the time to read a checkpoint back after a failure.
+        write_bandwidth, while training waits; checkpoints are taken at
+        Young's first-order optimum, which assumes failures at a constant
+        rate and write_time much shorter than system_mtbf.
+    Excludes: Asynchronous or incremental checkpointing, compression, the
+        time to read a checkpoint back after a failure, and the work lost to
+        failures (the other half of the Young-Daly overhead; see
+        CheckpointIntervalScenario.overhead).
 
     References
     ----------
+    - refgen_scenarios.physics.calc_young_interval
     - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
       harvard-edge, mlsysbook.ai), Volume II, appendix "Reliability
       Foundations": section "Checkpoint sizing" (about 14 bytes of
       persistent state per parameter: 2 for BF16 weights, 4 for FP32 master
       weights, 4 for each FP32 Adam moment; gradients are not saved) with
       Table "Checkpoint Sizes for Mixed-Precision Adam Training" (write times
-      at 100 GB/s of aggregate storage bandwidth), and the callout
-      "Young-Daly: 175B model on a 10,000-GPU cluster", step 1 (2,450 GB /
-      100 GB/s = 24.5 s). Read in the book's stored source
+      at 100 GB/s of aggregate storage bandwidth), section "The Young-Daly
+      model" (τ_opt = √(2 × T_write × MTBF_system)), and the callout
+      "Young-Daly: 175B model on a 10,000-GPU cluster" of section "Worked
+      example: Optimal checkpoint interval": its setup (a cluster MTBF of
+      4.14 hours), step 1 (2,450 GB / 100 GB/s = 24.5 s), step 2 (τ_opt =
+      √(2 × 24.5 s × 4.14 h × 3,600 s/h) = 14.2 min) and its
+      interpretation (checkpointing alone takes T_write / τ_opt ≈ 2.9% of
+      training time). Read in the book's stored source
       (book/quarto/contents/vol2/backmatter/appendix_reliability.qmd of
       harvard-edge/cs249r_book at commit 02fb0d6) and the constants of its
       mlsysim package (GPT-3 at 175e9 parameters, CHECKPOINT_WRITE_BW_GBS =
-      100), which its cells format to these figures; the rendered page was
-      not read.
+      100; GPU, NIC and PSU MTTFs of 50,000, 150,000 and 100,000 hours in
+      nodes of 8 GPUs, 2 NICs and 2 PSUs, 1,250 nodes), which its cells
+      compute and format to these figures (MTBF to two decimals, τ_opt to
+      one, the share to one decimal of a percent); the rendered page was not
+      read.
+    - Young, "A First Order Approximation to the Optimum Checkpoint Interval",
+      CACM 17(9), 1974.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020, section 3.1 (mixed-precision Adam keeps
       16 bytes of model state per parameter during training; the 2 bytes of
@@ -237,9 +258,15 @@ class CheckpointWriteScenario:
     2450 GB
     >>> print(round(gpt3.write_time, 1))
     24.5 s
+    >>> print(round(gpt3.checkpoint_interval, 1))
+    14.2 min
+    >>> print(f"{gpt3.write_share:.1%}")
+    2.9%
     """
 
-    rules: ClassVar[Rules] = input_rules(bytes_per_param=BYTES, write_bandwidth=DATA_RATE)
+    rules: ClassVar[Rules] = input_rules(
+        bytes_per_param=BYTES, write_bandwidth=DATA_RATE, system_mtbf=DURATION
+    )
 
     parameters: float
     """Number of parameters."""
@@ -247,6 +274,8 @@ class CheckpointWriteScenario:
     """Bytes of model state per parameter: weights and optimizer state."""
     write_bandwidth: Quantity
     """Sustained bandwidth of the checkpoint storage."""
+    system_mtbf: Optional[Quantity] = None
+    """Mean time between failures of the whole job, for checkpoint_interval and write_share."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -260,3 +289,13 @@ class CheckpointWriteScenario:
     def write_time(self) -> Quantity:
         """Time in seconds to write one checkpoint at write_bandwidth."""
         return (self.checkpoint_bytes / self.write_bandwidth).to('s')
+
+    @property
+    def checkpoint_interval(self) -> Quantity:
+        """Young's optimum time between checkpoints in minutes, τ_opt."""
+        return calc_young_interval(self.write_time, self.system_mtbf).to('minute')
+
+    @property
+    def write_share(self) -> float:
+        """Fraction of training time spent writing checkpoints, write_time / checkpoint_interval."""
+        return (self.write_time / self.checkpoint_interval).to('').magnitude

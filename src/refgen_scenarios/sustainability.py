@@ -213,7 +213,12 @@ class TrainingEnergyScenario:
     - refgen_scenarios.physics.calc_training_energy
     - Patterson et al., "Carbon Emissions and Large Neural Network Training",
       arXiv:2104.10350, 2021, Table 4 (GPT-3: 10,000 V100s at 330 W for 14.8
-      days with a PUE of 1.10: 1,287 MWh).
+      days with a PUE of 1.10: 1,287 MWh). The table's inputs are rounded
+      and its energy is not their product: 10,000 × 330 W × 14.8 days ×
+      1.10 is 1,289.4 MWh, 0.18% above the printed 1,287 MWh, which
+      corresponds, for instance, to 14.77 days at 330 W (within the rounding
+      of 14.8). The GPT-3 entry is therefore an approximation of the printed
+      energy, not a reproduction.
     - Thoppilan et al., "LaMDA: Language Models for Dialog Applications",
       arXiv:2201.08239, 2022, section 10 (1024 TPU v3 chips at 289 W for 57.7
       days with a PUE of 1.10: 451 MWh).
@@ -221,8 +226,8 @@ class TrainingEnergyScenario:
     Examples
     --------
     >>> from refgen_scenarios import Scenarios
-    >>> print(f"{Scenarios.Gpt3TrainingEnergy.facility_energy.to('GWh'):.3g~P}")
-    1.29 GWh
+    >>> print(round(Scenarios.Gpt3TrainingEnergy.facility_energy))
+    1289 MWh
     >>> print(round(Scenarios.LamdaTrainingEnergy.facility_energy))
     451 MWh
     """
