@@ -350,6 +350,24 @@ def test_vllm_opt13b_request_cache_is_1_6_gb() -> None:
     assert magnitude(per_request, "GiB") == pytest.approx(1.6, abs=0.05)
 
 
+# Kwon et al. (vLLM), SOSP 2023, section 6.1 and Table 1
+
+
+def test_vllm_table_1_opt13b_holds_15_7k_cache_slots() -> None:
+    # Table 1, 13B column: "Parameter size 26 GB", "Memory for KV cache 12
+    # GB", "Max. # KV cache slots 15.7K", one decimal of thousands, so 50
+    # tokens either way. 12 × 2**30 bytes over 819,200 bytes is 15,728 whole
+    # tokens; in decimal units it would be 14,648, which prints 14.6K.
+    entry = Scenarios.VllmOpt13BCacheSlots
+    assert magnitude(entry.weight_bytes, "GB") == pytest.approx(26, rel=1e-12)
+    assert magnitude(entry.kv_memory, "GiB") == 12
+    assert magnitude(entry.kv_bytes_per_token, "B") == 819_200
+    assert entry.max_tokens == 12 * 2**30 // 819_200
+    assert entry.max_tokens == pytest.approx(15_700, abs=50)
+    assert f"{entry.max_tokens / 1000:.1f}K" == "15.7K"
+    assert f"{12e9 // 819_200 / 1000:.1f}K" == "14.6K"
+
+
 def test_llama2_70b_kv_cache_is_320_kib_per_token() -> None:
     # Databricks' Table 3 formula on the released configuration (80 layers,
     # 8 KV heads of 128, 2 bytes): 2 × 80 × 8 × 128 × 2 bytes, exact.

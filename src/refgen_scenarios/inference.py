@@ -613,13 +613,16 @@ class KvCacheCapacityScenario:
 
     Notes
     -----
-    Equation: kv_budget = memory_capacity - parameters × bytes_per_param;
+    Equation: kv_budget = memory_capacity - parameters × bytes_per_param,
+        or kv_memory where the source states the cache's memory;
         kv_bytes_per_token = 2 × layers × kv_heads × head_dim ×
         kv_bytes_per_element; max_tokens = kv_budget / kv_bytes_per_token and
         max_sequences = max_tokens / context_tokens, each rounded down.
-    Assumptions: All memory not taken by the weights holds cache;
-        memory_capacity is counted in the unit its source uses (the vLLM
-        paper's 26 GB of weights are 65% of 40 GB in one unit).
+    Assumptions: Without kv_memory, all memory not taken by the weights
+        holds cache; memory_capacity is counted in the unit its source uses
+        (the vLLM paper's 26 GB of weights are 65% of 40 GB in one unit).
+        kv_memory, when given, is taken as stated, in the unit that makes
+        the source's own count come out (see the references).
     Excludes: Activations and framework workspace, fragmentation (which
         paged allocation removes), and the difference between the
         datasheet's "40GB" and 40 × 2³⁰ bytes of HBM.
@@ -633,8 +636,20 @@ class KvCacheCapacityScenario:
       40GB: parameters "26GB, 65%", KV cache ">30%", with section 1 giving
       the same split as about 65% and close to 30%), and section 3,
       paragraph "Large KV cache" (OPT-13B: 800 KB of cache per token). The
-      35% left beside the weights and the token counts below are this
-      class's arithmetic, not figures from the paper.
+      35% left beside the weights and Opt13BOnA100_40GB's token and
+      sequence counts are this class's arithmetic, not figures from the
+      paper.
+    - Kwon et al., SOSP 2023, section 6.1, "Experimental Setup", paragraph
+      "Model and server configurations", and Table 1, "Model sizes and
+      server configurations" (page 9 of the SOSP text): for the 13B model
+      (OPT-13B) on one A100, "Total GPU memory 40 GB", "Parameter size 26
+      GB", "Memory for KV cache 12 GB" and "Max. # KV cache slots 15.7K".
+      The slots are tokens of cache: 12 GB over section 3's 800 KB a token.
+      Both are binary units (800 KB is 2 × 5120 × 40 × 2 = 819,200 bytes),
+      so the 12 GB is read as 12 × 2³⁰ bytes: 15,728 tokens, 15.7K as
+      printed; read as 12 × 10⁹ bytes the count would be 14.6K. Table 1
+      prints no sequence count; VllmOpt13BCacheSlots's max_sequences is
+      this class's arithmetic.
 
     Examples
     --------
@@ -650,10 +665,15 @@ class KvCacheCapacityScenario:
     17089
     >>> opt.max_sequences
     8
+    >>> Scenarios.VllmOpt13BCacheSlots.max_tokens
+    15728
     """
 
     rules: ClassVar[Rules] = input_rules(
-        bytes_per_param=BYTES, kv_bytes_per_element=BYTES, memory_capacity=BYTES
+        bytes_per_param=BYTES,
+        kv_bytes_per_element=BYTES,
+        memory_capacity=BYTES,
+        kv_memory=BYTES,
     )
 
     parameters: float
@@ -672,6 +692,8 @@ class KvCacheCapacityScenario:
     """Memory of the accelerator, in the unit its source states."""
     context_tokens: int
     """Tokens cached per sequence at full length."""
+    kv_memory: Optional[Quantity] = None
+    """Memory the source sets aside for the cache; without it, what the weights leave."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -688,7 +710,9 @@ class KvCacheCapacityScenario:
 
     @property
     def kv_budget(self) -> Quantity:
-        """Memory in GB left for the KV cache next to the weights."""
+        """Memory in GB for the KV cache: kv_memory, or what the weights leave."""
+        if self.kv_memory is not None:
+            return self.kv_memory.to('GB')
         return (self.memory_capacity - self.weight_bytes).to('GB')
 
     @property

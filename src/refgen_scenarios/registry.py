@@ -391,6 +391,24 @@ class Scenarios:
     cache per token, section 3) in FP16 on an A100 40GB, counted as the paper
     counts it (26GB of parameters are 65% of the 40GB)."""
 
+    VllmOpt13BCacheSlots = KvCacheCapacityScenario(
+        parameters=13e9,
+        bytes_per_param=2 * ureg.byte,
+        layers=40,
+        kv_heads=40,
+        head_dim=128,
+        kv_bytes_per_element=2 * ureg.byte,
+        memory_capacity=40 * ureg.GB,
+        context_tokens=2048,
+        kv_memory=12 * ureg.GiB,
+    )
+    """The vLLM paper's 13B server (section 6.1, Table 1): OPT-13B in FP16 on
+    one A100 with 40 GB, 26 GB of parameters and 12 GB set aside for the KV
+    cache, which holds "15.7K" tokens ("Max. # KV cache slots") at 800 KB a
+    token. The 12 GB is read in binary units, as the paper's 800 KB is; the
+    2048-token context is OPT's maximum sequence length (section 6.1,
+    "Orca (Max)")."""
+
     Databricks7BServingLatency = ServingLatencyScenario(
         parameters=7e9,
         bytes_per_param=2 * ureg.byte,
