@@ -270,13 +270,15 @@ def test_fleet_failures_scale_with_the_node_count() -> None:
 
 
 def test_megatron_175b_hfu_is_52_8_percent() -> None:
-    # README (and Korthikanti et al.'s Table 5): 51.4% MFU and "52.8%" HFU,
+    # README at tag core_v0.7.0, "Training Speed and Scalability" table (and
+    # Korthikanti et al.'s Table 5): 51.4% MFU and "52.8%" HFU,
     # one decimal of a percentage.
     assert Scenarios.Megatron175BUtilization.hfu_selective == pytest.approx(0.528, abs=0.0005)
 
 
 def test_megatron_1t_hfu_is_57_0_percent() -> None:
-    # README (and Korthikanti et al.'s Table 5): 56.3% MFU and "57.0%" HFU,
+    # README at tag core_v0.7.0, "Training Speed and Scalability" table (and
+    # Korthikanti et al.'s Table 5): 56.3% MFU and "57.0%" HFU,
     # one decimal of a percentage.
     assert Scenarios.Megatron1TUtilization.hfu_selective == pytest.approx(0.570, abs=0.0005)
 

@@ -346,11 +346,16 @@ class HardwareFlopsUtilizationScenario:
       Appendix A counts them (Equations 7 and 8), and Table 5 prints the same
       utilizations as the README for the 175B (51.4% and 52.8%) and 1T
       (56.3% and 57.0%) configurations.
-    - NVIDIA, Megatron-LM repository, README.md (2022-2023 versions),
-      section "Training Speed and Scalability", table of model and hardware
-      FLOPs utilization on Selene nodes of 8 NVIDIA 80GB A100 GPUs, measured
-      with a data-parallel size of one (175B: MFU 51.4%, HFU 52.8%; 1T: MFU
-      56.3%, HFU 57.0%).
+    - NVIDIA, Megatron-LM repository, README.md at release tag core_v0.7.0
+      (commit a645f89, 2024-05-30), section "Training Speed and
+      Scalability", the table "Model Size | Model FLOPs Utilization |
+      Hardware FLOPs Utilization" of runs on Selene nodes of 8 NVIDIA 80GB
+      A100 GPUs, measured with a data-parallel size of one (175B: MFU 51.4%,
+      HFU 52.8%; 1T: MFU 56.3%, HFU 57.0%). The table entered the README in
+      commit 2e90a34 (2022-05-19), in its opening text; the heading came
+      with commit 21ae815 (2024-03-04), and H100 results replaced the table
+      in commit f2e5db4 (2024-07-15). Releases 23.04 and core_v0.5.0 print
+      the same rows without the heading.
     - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
       Clusters Using Megatron-LM", SC 2021, Table 1 (175B: 96 layers, hidden
       size 12288; 1T: 128 layers, hidden size 25600) and section 5.1
