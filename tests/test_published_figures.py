@@ -116,7 +116,9 @@ def test_zero_infiniband_edr_link_is_12_5_gb_per_s() -> None:
 
 def test_phone_lpddr5_bandwidth_is_51_2_gb_per_s() -> None:
     # Samsung: 6,400 Mb/s, "51.2" GB of data a second, one decimal; JEDEC's
-    # 6,400 MT/s on a 64-bit bus (the entry's assumption) is exactly that.
+    # press release on JESD209-5 ("a data rate of 6400 MT/s", "I/O throughput
+    # up to 6400 Mbps") on a 64-bit bus (the entry's assumption) is exactly
+    # that.
     bandwidth = Scenarios.PhoneFullUpdateWorkingSet.bandwidth
     assert magnitude(bandwidth, "GB/s") == pytest.approx(51.2, abs=0.05)
     per_pin = 6400e6 / ureg.s

@@ -73,9 +73,15 @@ class UpdateWorkingSetScenario:
     - refgen_scenarios.physics.calc_update_step_traffic
     - Kingma and Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015,
       Algorithm 1 (two moment estimates per parameter).
-    - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019 (data
-      rates up to 6,400 MT/s per pin); on a 64-bit bus that is 6,400 MT/s × 8
-      bytes = 51.2 GB/s, the derivation the phone entry's bandwidth follows.
+    - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019, as
+      described by JEDEC's press release announcing its publication (text
+      reproduced by CDRInfo, "Updated LPDDR5 Standard Doubles Memory
+      Throughput of LPDDR4"): "LPDDR5 is being published with a data rate
+      of 6400 MT/s" and, among the key specification updates, "I/O
+      throughput up to 6400 Mbps". The standard's own text (paywalled) was
+      not read, so no section or table of it is cited. On a 64-bit bus
+      that is 6,400 MT/s × 8 bytes = 51.2 GB/s, the derivation the phone
+      entry's bandwidth follows.
     - Samsung Electronics, press release announcing its 8Gb LPDDR5 DRAM,
       Samsung Newsroom, July 2018 (a data rate of up to 6,400 Mb/s, at which
       the new LPDDR5 sends 51.2 GB of data in a second): the phone entry's
