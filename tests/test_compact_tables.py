@@ -10,13 +10,18 @@ a reader sees, links and highlights included.
 
 from __future__ import annotations
 
+import json
 import pickle
+import re
+from pathlib import Path
 
 from docutils import nodes
+from sphinx.search.en import SearchEnglish
 
+from refgen.config import settings_table
 from refgen.render import blocks as b
 from refgen.sphinx.nodes import expand, expand_tables, refgen_table
-from refgen.testing import BuildResult
+from refgen.testing import BuildResult, sphinx_build
 
 PAGE = "reference/refgen_scenarios.training/UpdateWorkingSetScenario"
 
@@ -75,3 +80,25 @@ def test_expanding_puts_every_cell_in_its_place() -> None:
     assert rows[2].children[1] is live
     assert [spec["stub"] for spec in built.findall(nodes.colspec)] == [1, 0]
     assert built["classes"] == ["colwidths-auto"]
+
+
+def test_words_in_data_cells_are_in_the_search_index(tmp_path: Path) -> None:
+    # The settings table is all cells of plain data, kept compact while the page is
+    # read: it must be expanded before the search index reads the page.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text('extensions = ["refgen"]\nrefgen_modules = []\n')
+    (docs / "index.rst").write_text(
+        "Settings\n========\n\n.. refgen-settings::\n\n.. toctree::\n\n   reference/index\n"
+    )
+    result = sphinx_build(docs, tmp_path / "html", "html", "-W")
+    assert result.returncode == 0, result.stderr
+    script = (result.outdir / "searchindex.js").read_text()
+    terms = json.loads(script.removeprefix("Search.setIndex(").removesuffix(")"))["terms"]
+    english = SearchEnglish({})
+    meanings = " ".join(meaning for *_names, meaning in settings_table())
+    words = [
+        word.lower() for word in english.split(meanings) if re.fullmatch(r"[A-Za-z]{5,}", word)
+    ]
+    stems = {english.stem(word) for word in words if english.word_filter(english.stem(word))}
+    assert stems and stems <= set(terms), sorted(stems - set(terms))

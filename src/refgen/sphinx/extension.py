@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ from refgen.analysis.model import WarningKind
 from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import PlannedPage, Project
+from refgen.render import blocks
 from refgen.sphinx import (
     directives,
     examples,
@@ -249,4 +251,21 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("warn-missing-reference", nodes.quiet_optional_link)
     app.add_css_file("refgen.css")
     app.add_js_file("refgen-copy.js", loading_method="defer")
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": __version__,
+        "env_version": page_model_version(),
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
+
+
+def page_model_version() -> int:
+    """A number that changes with the page model's definition (``render/blocks.py``).
+
+    Stored doctrees hold page-model tables (:class:`refgen.sphinx.nodes.refgen_table`);
+    Sphinx reads every page again when an extension's ``env_version`` changes, so a
+    page written by hand with a refgen directive is never expanded from a table of an
+    older shape.
+    """
+    source = Path(blocks.__file__).read_bytes()
+    return int.from_bytes(hashlib.sha256(source).digest()[:4], "big")
