@@ -10,7 +10,7 @@ import re
 
 from refgen.render import blocks as b
 from refgen.render.markdown import MarkdownWriter, code_span, escaped
-from refgen.testing import BuildResult
+from refgen.testing import BuildResult, write_scenario_project
 from tests.html_helpers import main, read_html
 
 CLASS_MARKDOWN = "reference/refgen_scenarios.training/UpdateWorkingSetScenario.md"
@@ -168,3 +168,51 @@ def test_a_figure_that_is_no_finite_number_downloads_without_a_magnitude() -> No
     for magnitude in (float("nan"), float("inf")):
         value = Value("x", "nan GB", number="nan", unit="GB", magnitude=magnitude, units="gigabyte")
         assert value_record(entry, value)["magnitude"] is None
+
+
+SURROGATE_MODULE = '''
+    """Signals that cannot all be written as UTF-8."""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Pair:
+        """A string that is half a surrogate pair."""
+
+        count: float = 1.0
+        """How many."""
+
+        @property
+        def half(self) -> str:
+            """A lone high surrogate, which UTF-8 cannot hold."""
+            return "half " + chr(0xD800) + " pair"
+'''
+
+SURROGATE_REGISTRY = '''
+    from halves.pairs import Pair
+
+
+    class Named:
+        """Named scenarios."""
+
+        One = Pair(count=1.0)
+        """The one entry."""
+'''
+
+
+def test_a_value_utf8_cannot_hold_is_written_escaped(tmp_path) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "halves",
+        {"pairs": SURROGATE_MODULE, "registry": SURROGATE_REGISTRY},
+        registry="registry.Named",
+    )
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    reference = result.outdir / "reference"
+    exported = json.loads((reference / "registry.json").read_text(encoding="utf-8"))
+    assert "half \ud800 pair" in json.dumps(exported, ensure_ascii=False)
+    assert "half \\ud800 pair" in (reference / "registry.csv").read_text(encoding="utf-8")
+    page = (reference / "halves.pairs" / "Pair.md").read_text(encoding="utf-8")
+    assert "| `half` | half \ufffd pair |" in page  # as the HTML page shows it

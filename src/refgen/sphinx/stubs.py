@@ -34,11 +34,16 @@ def stub_text(page: PlannedPage) -> str:
 
 
 def write_if_changed(path: Path, text: str) -> bool:
-    """Write ``text`` unless the file already holds it; True if written."""
-    if path.exists() and path.read_bytes() == text.encode("utf-8"):
+    """Write ``text`` as UTF-8 unless the file already holds it; True if written.
+
+    A character UTF-8 cannot hold (a lone surrogate a scenario computed) is
+    written as its ``\\uXXXX`` escape, which JSON reads back as that character.
+    """
+    data = text.encode("utf-8", "backslashreplace")
+    if path.exists() and path.read_bytes() == data:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(data)
     return True
 
 
