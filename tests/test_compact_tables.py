@@ -21,7 +21,8 @@ from sphinx.search.en import SearchEnglish
 from refgen.config import settings_table
 from refgen.render import blocks as b
 from refgen.sphinx.nodes import expand, expand_tables, refgen_table
-from refgen.testing import BuildResult, sphinx_build
+from refgen.testing import BuildResult, sphinx_build, write_scenario_project
+from tests.html_helpers import read_html
 
 PAGE = "reference/refgen_scenarios.training/UpdateWorkingSetScenario"
 
@@ -102,3 +103,46 @@ def test_words_in_data_cells_are_in_the_search_index(tmp_path: Path) -> None:
     ]
     stems = {english.stem(word) for word in words if english.word_filter(english.stem(word))}
     assert stems and stems <= set(terms), sorted(stems - set(terms))
+
+
+GRID = '''
+    """Grid scenarios."""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Grid:
+        """A grid."""
+
+        cells: float = 4.0
+        """How many cells, by size:
+
+        .. list-table::
+           :header-rows: 1
+
+           * - Size
+             - Cells
+           * - small
+             - fourteen
+        """
+
+        @property
+        def doubled(self) -> float:
+            """Twice the cells."""
+            return 2 * self.cells
+'''
+
+
+def test_a_table_in_a_docstring_in_a_table_cell_builds_everywhere(tmp_path: Path) -> None:
+    # Sphinx's text and man writers stop at a table inside a table: there, the
+    # docstring's table becomes a list of its rows; HTML keeps the table.
+    project = write_scenario_project(tmp_path, "grids", {"layout": GRID})
+    for builder in ("text", "man", "html"):
+        result = project.build(builder, "-W")
+        assert result.returncode == 0, (builder, result.stderr)
+    page = (tmp_path / "_build" / "text" / "reference" / "grids.layout" / "Grid.txt").read_text()
+    assert "small" in page and "fourteen" in page
+    html = read_html(tmp_path / "_build" / "html" / "reference" / "grids.layout" / "Grid.html")
+    nested = [t for t in html.find_all("table") if t.find_parent("table")]
+    assert nested and "fourteen" in nested[0].get_text()

@@ -569,11 +569,37 @@ def expand(compact: refgen_table) -> nodes.table:
     return table
 
 
+NO_NESTED_TABLES = frozenset({"text", "man"})
+"""Output formats whose Sphinx writers stop the build at a table inside a table."""
+
+
 def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> None:
     """``doctree-resolved``: every :class:`refgen_table` of the page as a docutils table,
-    after the links in it are resolved and before any writer or the search index reads it."""
+    after the links in it are resolved and before any writer or the search index reads it.
+
+    Where the writer cannot nest tables, a table a docstring put in a cell (a
+    ``list-table`` in an attribute's description) becomes a list of its rows.
+    """
+    flat = getattr(getattr(app, "builder", None), "format", "") in NO_NESTED_TABLES
     for compact in list(doctree.findall(refgen_table)):
-        compact.replace_self(expand(compact))
+        table = expand(compact)
+        compact.replace_self(table)
+        if flat:
+            rows_as_lists(table)
+
+
+def rows_as_lists(table: nodes.table) -> None:
+    """Each table inside ``table``'s cells as a bullet list, an item per row holding the
+    row's cells one after another (innermost first, so every level is flattened)."""
+    nested = [inner for inner in table.findall(nodes.table) if inner is not table]
+    for inner in reversed(nested):
+        items = []
+        for row in inner.findall(nodes.row):
+            item = nodes.list_item()
+            for entry in row.children:
+                item += list(entry.children)
+            items.append(item)
+        inner.replace_self(nodes.bullet_list("", *items, bullet="-"))
 
 
 def visit_compact_table(translator: Any, node: refgen_table) -> None:
