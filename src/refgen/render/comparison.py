@@ -17,7 +17,6 @@ from refgen.evaluate.values import EntryValues
 from refgen.project import page_name
 from refgen.render.blocks import (
     Block,
-    Cell,
     Code,
     DocLink,
     Page,
@@ -29,7 +28,7 @@ from refgen.render.blocks import (
     text,
 )
 from refgen.render.common import joined
-from refgen.render.figures import figure_columns, value_text
+from refgen.render.figures import entry_values_table, value_text
 
 DIFFERS = "refgen-differs"
 COMPARISON_INTRO = (
@@ -96,24 +95,11 @@ def _table(
     differences: Sequence[str],
 ) -> Table:
     """One row per attribute of ``names``, a number and a unit column per entry."""
-    header = ((text("Attribute"),), *((text(Xref("attr", v.qualname, v.entry)),) for v in values))
-    columns = [
-        column for entry in values for column in figure_columns([entry.value(n) for n in names])
-    ]
-    rows: list[tuple[Cell, ...]] = []
-    classes: list[tuple[tuple[str, ...], ...]] = []
-    for i, name in enumerate(names):
-        link = Xref("attr", f"{scenario.qualname}.{name}", name)
-        rows.append(((Paragraph((link,)),), *(column[i] for column in columns)))
-        marked = (DIFFERS,) if name in differences else ()
-        classes.append(tuple(marked for _ in range(1 + len(columns))))
-    spans = (1, *(2 for _ in values))
-    return Table(
-        header,
-        tuple(rows),
+    return entry_values_table(
+        names,
+        values,
+        lambda name: Xref("attr", f"{scenario.qualname}.{name}", name),
         ("refgen-values", "refgen-comparison"),
-        stub_columns=1,
-        searchable=False,
-        header_spans=spans,
-        cell_classes=tuple(classes),
+        marked=differences,
+        mark=DIFFERS,
     )

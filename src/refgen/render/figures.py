@@ -1,17 +1,18 @@
 """Figures in tables: a column of values as numbers lined up on the decimal point, then units.
 
 Used by every table of registry values (the class page's, the comparison
-page's). The numbers arrive formatted (:class:`~refgen.evaluate.values.Value`);
-this only splits them where the decimal point goes.
+page's; :func:`entry_values_table`). The numbers arrive formatted
+(:class:`~refgen.evaluate.values.Value`); this only splits them where the
+decimal point goes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
 
-from refgen.evaluate.values import Value
-from refgen.render.blocks import Cell, Figure, Paragraph, Text, text
+from refgen.evaluate.values import EntryValues, Value
+from refgen.render.blocks import Cell, Figure, Inline, Paragraph, Table, Text, Xref, text
 
 
 def value_text(value: Value | None) -> str:
@@ -56,3 +57,37 @@ def figure_columns(values: Sequence[Value | None]) -> tuple[list[Cell], list[Cel
         numbers.append((Paragraph((Figure(*part, whole_width, fraction_width),)),))
         units.append((Paragraph((Text(value.unit),), (UNIT_CLASS,)),) if value.unit else ())
     return numbers, units
+
+
+def entry_values_table(
+    names: Sequence[str],
+    values: Sequence[EntryValues],
+    attribute: Callable[[str], Inline],
+    classes: tuple[str, ...] = ("refgen-values",),
+    marked: Container[str] = (),
+    mark: str = "",
+) -> Table:
+    """One row per attribute of ``names``, headed by its link (``attribute``), and a number
+    and a unit column per entry under the entry's heading; every cell of a row in
+    ``marked`` gets the class ``mark``."""
+    header = ((text("Attribute"),), *((text(Xref("attr", v.qualname, v.entry)),) for v in values))
+    columns = [
+        column for entry in values for column in figure_columns([entry.value(n) for n in names])
+    ]
+    rows = tuple(
+        ((Paragraph((attribute(name),)),), *(column[i] for column in columns))
+        for i, name in enumerate(names)
+    )
+    cell_classes = tuple(
+        ((mark,) if name in marked else (),) * (1 + len(columns)) for name in names
+    )
+    spans = (1, *(2 for _ in values))  # each entry's heading over its numbers and units
+    return Table(
+        header,
+        rows,
+        classes,
+        stub_columns=1,
+        searchable=False,
+        header_spans=spans,
+        cell_classes=cell_classes,
+    )

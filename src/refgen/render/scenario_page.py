@@ -51,7 +51,7 @@ from refgen.render.common import (
 )
 from refgen.render.comparison import comparison_link
 from refgen.render.diagram import data_flow_svg
-from refgen.render.figures import figure_columns
+from refgen.render.figures import entry_values_table
 from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import breakable_at_operators, expression_to_mathml
 from refgen.render.sensitivity import sensitivity_section
@@ -207,20 +207,8 @@ def _registry_values(
     """One column per registry scenario, one row per attribute, figures lined up."""
     if not values:
         return []
-    header = ((text("Attribute"),), *((text(Xref("attr", v.qualname, v.entry)),) for v in values))
-    names = scenario.attribute_names
-    columns = [
-        column
-        for entry in values
-        for column in figure_columns([entry.value(name) for name in names])
-    ]
-    rows = tuple(
-        ((Paragraph((attribute_link(scenario, name),)),), *(column[i] for column in columns))
-        for i, name in enumerate(names)
-    )
-    spans = (1, *(2 for _ in values))  # each entry's heading over its numbers and units
-    table = Table(
-        header, rows, ("refgen-values",), stub_columns=1, searchable=False, header_spans=spans
+    table = entry_values_table(
+        scenario.attribute_names, values, lambda name: attribute_link(scenario, name)
     )
     intro = text(VALUES_INTRO.format(precision=precision))
     compared = (comparison_link(scenario.name, comparison),) if comparison is not None else ()
