@@ -63,13 +63,13 @@ def test_expanding_puts_every_cell_in_its_place() -> None:
 
     table = b.Table(
         header=(cell("Attribute"), cell("A")),
-        rows=((cell("x"), cell("1")), (cell("y"), cell("2"))),
+        rows=((cell("x"), cell("1")), (cell("y"), (b.text(b.Xref("attr", "m.C.y", "y")),))),
         classes=("refgen-values",),
         stub_columns=1,
         cell_classes=((("refgen-differs",), ("refgen-differs",)),),
     )
     live = nodes.entry("", nodes.paragraph("", "linked"))
-    compact = refgen_table("", live, classes=["colwidths-auto"], layout=table, live=((1, 1),))
+    compact = refgen_table("", live, classes=["colwidths-auto"], layout=table)  # the link cell
     built = expand(compact)
     rows = list(built.findall(nodes.row))
     assert [[entry.astext() for entry in row.children] for row in rows] == [

@@ -333,14 +333,8 @@ class NodeBuilder:
     def _table(self, item: b.Table) -> refgen_table:
         """The table with its cells of plain data left as data (:class:`refgen_table`);
         cells with links, targets or prose are built now, for the domains to see."""
-        live = tuple(
-            (row, column)
-            for row, cells in enumerate((item.header, *item.rows), start=HEADER_ROW)
-            for column, cell in enumerate(cells)
-            if not is_data(cell)
-        )
-        table = refgen_table("", classes=table_classes(item), layout=item, live=live)
-        table += [nodes.entry("", *self.blocks(cell_at(item, *place))) for place in live]
+        table = refgen_table("", classes=table_classes(item), layout=item)
+        table += [nodes.entry("", *self.blocks(cell_at(item, *at))) for at in live_cells(item)]
         return table
 
     def _toctree(self, item: b.TocTree) -> nodes.compound:
@@ -475,15 +469,15 @@ class refgen_table(nodes.table):
     every docutils and Sphinx transform walks every node, then the doctree is
     pickled and read back. Cells holding links to other pages, object targets or
     parsed prose are built when the page is read (this node's children, one
-    ``entry`` each, in the order of ``live``), so the domains register and
-    resolve them as usual. ``layout`` is the :class:`~refgen.render.blocks.Table`.
+    ``entry`` each, in the order of :func:`live_cells`), so the domains register
+    and resolve them as usual. ``layout`` is the :class:`~refgen.render.blocks.Table`.
     :func:`expand_tables` turns it into the docutils table every writer and the
     search index know, the same nodes a table built whole would have.
     """
 
 
 HEADER_ROW = -1
-"""Row number of a table's header in ``refgen_table['live']``; body rows count from 0."""
+"""Row number of a table's header in :func:`live_cells`; body rows count from 0."""
 
 DATA_INLINES = (b.Text, b.Code, b.Figure, b.AnchorLink)
 """Inline items made into nodes without the environment: plain data, kept as data in tables."""
@@ -495,6 +489,17 @@ def is_data(cell: b.Cell) -> bool:
         and all(isinstance(item, DATA_INLINES) for item in block.inlines)
         for block in cell
     )
+
+
+def live_cells(table: b.Table) -> list[tuple[int, int]]:
+    """Where the cells that are not plain data are, as ``(row, column)``, header first:
+    the cells built as nodes when the page is read."""
+    return [
+        (row, column)
+        for row, cells in enumerate((table.header, *table.rows), start=HEADER_ROW)
+        for column, cell in enumerate(cells)
+        if not is_data(cell)
+    ]
 
 
 def cell_at(table: b.Table, row: int, column: int) -> b.Cell:
@@ -543,11 +548,14 @@ def expand(compact: refgen_table) -> nodes.table:
     """The docutils table of a :class:`refgen_table`: its data cells built, its live
     cells' nodes moved into their places."""
     item: b.Table = compact["layout"]
-    live = dict(zip(compact["live"], compact.children, strict=True))
+    live = dict(zip(live_cells(item), compact.children, strict=True))
 
     def entry(row: int, column: int, cell: b.Cell) -> nodes.entry:
         built = live.get((row, column))
-        return built if built is not None else nodes.entry("", *data_cell(cell))
+        if built is None:
+            return nodes.entry("", *data_cell(cell))
+        assert isinstance(built, nodes.entry)  # what NodeBuilder._table put there
+        return built
 
     group = nodes.tgroup(cols=item.columns)
     for column, colwidth in enumerate(column_widths(item)):
