@@ -66,7 +66,12 @@ class Shown:
 
     @property
     def text(self) -> str:
-        return f"{self.number} {self.unit}" if self.unit else self.number
+        return with_unit(self.number, self.unit)
+
+
+def with_unit(number: str, unit: str) -> str:
+    """``15.625 ms``; the number alone when there is no unit."""
+    return f"{number} {unit}" if unit else number
 
 
 def is_quantity(value: object) -> bool:

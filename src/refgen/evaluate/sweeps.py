@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ScenarioDoc
-from refgen.evaluate.quantities import is_quantity, readable, units_text
+from refgen.evaluate.quantities import is_quantity, readable, units_text, with_unit
 from refgen.evaluate.values import NOT_AVAILABLE, grouped, pretty_number, unavailable
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class Sweep:
             return ()
         messages = []
         for gap in self.gaps:
-            at = f"{self.input.name} = {_with_unit(self.input.texts[gap.point], self.input.unit)}"
+            at = f"{self.input.name} = {with_unit(self.input.texts[gap.point], self.input.unit)}"
             what = f"{gap.figure} at {at}" if gap.figure else f"the scenario at {at}"
             messages.append(f"{what} ({gap.reason})")
         return tuple(messages)
@@ -467,20 +467,7 @@ def _magnitude(raw: Any, reference: Any) -> tuple[float | None, str]:
     return (int(raw) if isinstance(raw, Integral) else float(raw)), ""
 
 
-def _shown_unit(reference: Any, magnitudes: Sequence[float | None]) -> Any:
-    """The unit a reader would write for the largest figure of the series."""
-    present = [m for m in magnitudes if m is not None]
-    if not present:
-        return reference
-    largest = max(present, key=abs)
-    return readable(reference._REGISTRY.Quantity(largest, reference.units))
-
-
 def _number(magnitude: float, precision: int) -> str:
     if isinstance(magnitude, Integral):
         return grouped(str(magnitude))
     return pretty_number(grouped(format(magnitude, f".{precision}g")))
-
-
-def _with_unit(number: str, unit: str) -> str:
-    return f"{number} {unit}" if unit else number

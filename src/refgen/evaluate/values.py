@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import RegistryEntryDoc, ScenarioDoc
-from refgen.evaluate.quantities import Shown, is_quantity, readable, units_text
+from refgen.evaluate.quantities import Shown, is_quantity, readable, units_text, with_unit
 
 if TYPE_CHECKING:
     from refgen.project import Project
@@ -203,7 +203,7 @@ def compute(
         return Value(name, NOT_AVAILABLE, False, "cannot format as text: not text")
     number, unit = str.__str__(figure.number), str.__str__(figure.unit)  # not a str subclass's
     magnitude = figure.magnitude if isinstance(figure.magnitude, Integral | float) else None
-    text = f"{number} {unit}" if unit else number
+    text = with_unit(number, unit)
     return Value(name, text, number=number, unit=unit, magnitude=magnitude, units=figure.units)
 
 
