@@ -396,10 +396,15 @@ class Project:
 
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
         """The elasticities of every registry entry of the class
-        (:mod:`refgen.evaluate.sensitivity`)."""
-        return tuple(
-            entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
-            for entry in scenario.registry_entries
+        (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
+        build composes a page to compare it, then again to read it."""
+        return self.cache.remember(
+            "sensitivities",
+            scenario.qualname,
+            lambda _key: tuple(
+                entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
+                for entry in scenario.registry_entries
+            ),
         )
 
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
@@ -421,8 +426,10 @@ class Project:
         return values.quote(self, text)
 
     def sweep(self, request: SweepRequest) -> Sweep:
-        """A registry entry's figures as one of its inputs varies (``refgen-sweep``)."""
-        return sweeps.sweep(self, request)
+        """A registry entry's figures as one of its inputs varies (``refgen-sweep``),
+        computed once per project and request: an incremental build computes a sweep to
+        see whether its page changed, then again to read the page."""
+        return self.cache.remember("sweep", request, lambda _request: sweeps.sweep(self, request))
 
     # ------------------------------------------------------------------ pages
 
