@@ -113,17 +113,15 @@ class Hit:
         }
 
 
-def item(
-    name: str, kind: str, qualname: str, first_line: str, *texts: str, own_name: str = ""
-) -> Item:
-    """An item whose name tier is ``own_name`` (the last part of ``name`` by default)."""
+def item(name: str, kind: str, qualname: str, first_line: str, *texts: str) -> Item:
+    """An item whose name tier is the last part of ``name``."""
     return Item(
         name,
         kind,
         qualname,
         first_line,
         {
-            NAME: frozenset(tokens(own_name or name.rpartition(".")[2])),
+            NAME: frozenset(tokens(name.rpartition(".")[2])),
             SUMMARY: frozenset(tokens(first_line)),
             TEXT: frozenset(t for text in texts for t in tokens(text)),
         },
