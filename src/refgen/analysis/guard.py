@@ -24,6 +24,11 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+_signals: Any = getattr(signal, "_signal", signal)
+"""The C functions ``signal`` wraps: installing a handler through ``signal.signal``
+converts handlers to and from enums, which made it most of a guarded call's cost
+(tens of thousands of calls per build; see bench/RESULTS.md)."""
+
 
 class TimedOut(BaseException):
     """The user's code ran past its time limit."""
@@ -60,7 +65,7 @@ def _watching_interrupts() -> Iterator[_Interrupts]:
     if not _in_main_thread():
         yield _Interrupts()
         return
-    previous = signal.getsignal(signal.SIGINT)
+    previous = _signals.getsignal(signal.SIGINT)
     outer = getattr(previous, "__self__", None)
     if isinstance(outer, _Interrupts):
         yield outer  # a guarded call inside another: the outer one watches
@@ -69,11 +74,11 @@ def _watching_interrupts() -> Iterator[_Interrupts]:
         yield _Interrupts()  # someone else handles Ctrl-C; leave it to them
         return
     interrupts = _Interrupts()
-    signal.signal(signal.SIGINT, interrupts.handle)
+    _signals.signal(signal.SIGINT, interrupts.handle)
     try:
         yield interrupts
     finally:
-        signal.signal(signal.SIGINT, previous)
+        _signals.signal(signal.SIGINT, previous)
 
 
 @contextmanager
@@ -86,13 +91,13 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
     def expire(signum: int, frame: FrameType | None) -> None:
         raise TimedOut(seconds)
 
-    previous = signal.signal(signal.SIGALRM, expire)
+    previous = _signals.signal(signal.SIGALRM, expire)
     outer_left, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _signals.signal(signal.SIGALRM, previous)
         if outer_left:  # an enclosing limit keeps running
             signal.setitimer(signal.ITIMER_REAL, outer_left)
 
