@@ -33,6 +33,7 @@ from refgen.sphinx import (
     directives,
     examples,
     exports,
+    highlighting,
     incremental,
     navigation,
     nodes,
@@ -248,6 +249,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("write-started", freeze_what_was_read)
     app.connect("build-finished", unfreeze)
     app.connect("viewcode-find-source", viewcode.find_source)
+    # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
+    app.connect("html-collect-pages", highlighting.install, priority=400)
+    app.connect("build-finished", highlighting.keep)
     app.connect("warn-missing-reference", nodes.quiet_optional_link)
     app.add_css_file("refgen.css")
     app.add_js_file("refgen-copy.js", loading_method="defer")

@@ -1,0 +1,179 @@
+"""Highlighted module source, lexed a definition at a time and kept between builds.
+
+viewcode highlights a module's whole text again whenever the module changes:
+for a module of 19,000 lines, over a second of Pygments for an edit of one
+line (bench/RESULTS.md). Pygments' Python lexer is back in its first state at
+the start of every top-level ``class``, ``def`` or decorator line, so the
+text can be cut there and each piece lexed on its own, giving the same tokens
+(``tests/test_highlighting.py`` checks this on every module of the standard
+library). The tokens of each piece are kept in the doctree folder under a
+digest of its text and Pygments' version, and the next build lexes only the
+pieces that changed; all the tokens are then formatted at once, as viewcode's
+own call would.
+
+Only the module texts viewcode shows are handled this way, and only when the
+lexer is Sphinx's own Python lexer: any other block, lexer or failure
+(an error token, text Python cannot parse) goes through Sphinx's highlighter
+unchanged, warnings and all.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import os
+import pickle
+import re
+from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pygments
+from pygments.filters import ErrorToken
+from pygments.lexers import PythonLexer
+from pygments.token import _TokenType, string_to_tokentype
+from sphinx.application import Sphinx
+from sphinx.highlighting import PygmentsBridge, lexers
+
+CACHE_FILE = "refgen-highlighted-source.pickle"
+_FORMAT = 1
+_DEFINITION = re.compile(r"(?:class|def|async|@)\W")
+"""A top-level line where a piece may start."""
+
+Tokens = list[tuple[str, str]]
+"""A piece's tokens: the token type's name and its text."""
+
+
+class ChunkedHighlighter:
+    """Sphinx's HTML highlighter, lexing the given module texts a piece at a time."""
+
+    def __init__(self, bridge: PygmentsBridge, texts: set[str], stored: dict[str, Tokens]) -> None:
+        self.bridge = bridge
+        self.texts = texts
+        self.stored = stored
+        self.used: dict[str, Tokens] = {}
+        """Pieces lexed or reused in this build: what the next build may reuse."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bridge, name)
+
+    def highlight_block(
+        self, source: str, lang: str, opts: dict[str, Any] | None = None, *args: Any, **kwargs: Any
+    ) -> str:
+        highlighted = None
+        if source in self.texts and lang in {"python", "default"} and not opts and not args:
+            highlighted = self._in_pieces(source, kwargs)
+        if highlighted is None:
+            return self.bridge.highlight_block(source, lang, opts, *args, **kwargs)
+        return highlighted
+
+    def _in_pieces(self, source: str, kwargs: dict[str, Any]) -> str | None:
+        if "python" in lexers or kwargs.keys() - {"linenos"}:
+            return None  # a lexer or option of the project's own: Sphinx knows best
+        pieces = split_at_definitions(source)
+        if pieces is None:
+            return None
+        lexer = self.bridge.get_lexer(source, "python")
+        try:
+            tokens = [token for piece in pieces for token in self._tokens(lexer, piece)]
+        except ErrorToken:
+            return None
+        formatter = self.bridge.get_formatter(**kwargs)
+        return pygments.format(tokens, formatter)  # type: ignore[no-any-return]
+
+    def _tokens(self, lexer: PythonLexer, piece: str) -> Iterator[tuple[_TokenType, str]]:
+        key = hashlib.sha256(piece.encode("utf-8", "surrogatepass")).hexdigest()
+        found = self.stored.get(key)
+        if found is None:
+            found = [(str(kind), text) for kind, text in lexer.get_tokens(piece)]
+        self.used[key] = found
+        return ((_token_type(kind), text) for kind, text in found)
+
+
+@functools.cache
+def _token_type(name: str) -> _TokenType:
+    return string_to_tokentype(name)
+
+
+def split_at_definitions(source: str) -> list[str] | None:
+    """``source`` cut before each top-level definition; None when it should not be cut.
+
+    Text Pygments would change before lexing (carriage returns, a byte order
+    mark, no final newline) or that does not parse is left whole.
+    """
+    if "\r" in source or source.startswith("\ufeff") or not source.endswith("\n"):
+        return None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    lines = source.split("\n")
+    starts = sorted({_first_line(node) for node in tree.body} - {1})
+    starts = [n for n in starts if _DEFINITION.match(lines[n - 1])]
+    offsets = _line_offsets(lines)
+    cuts = [0, *(offsets[n - 1] for n in starts), len(source)]
+    return [source[a:b] for a, b in pairwise(cuts) if b > a]
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
+
+
+def _line_offsets(lines: list[str]) -> list[int]:
+    offsets, at = [], 0
+    for line in lines:
+        offsets.append(at)
+        at += len(line) + 1
+    return offsets
+
+
+# ---------------------------------------------------------------------- Sphinx events
+
+
+def install(app: Sphinx) -> list[Any]:
+    """``html-collect-pages``, before viewcode's: highlight its modules in pieces."""
+    shown = getattr(app.env, "_viewcode_modules", {})
+    texts = {entry[0] for entry in shown.values() if entry}
+    bridge = getattr(app.builder, "highlighter", None)
+    if texts and isinstance(bridge, PygmentsBridge) and bridge.dest == "html":
+        stored = _load(Path(app.doctreedir) / CACHE_FILE)
+        app.builder.highlighter = ChunkedHighlighter(bridge, texts, stored)  # type: ignore[attr-defined]
+    return []
+
+
+def keep(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: store this build's pieces and give Sphinx its highlighter back."""
+    highlighter = getattr(app.builder, "highlighter", None)
+    if not isinstance(highlighter, ChunkedHighlighter):
+        return
+    app.builder.highlighter = highlighter.bridge  # type: ignore[attr-defined]
+    if exception is None and highlighter.used:
+        _store(Path(app.doctreedir) / CACHE_FILE, highlighter.used)
+
+
+def _version_key() -> tuple[int, str]:
+    return _FORMAT, pygments.__version__
+
+
+def _load(path: Path) -> dict[str, Tokens]:
+    try:
+        with path.open("rb") as file:
+            version, found = pickle.load(file)
+    except Exception:  # missing, unreadable, from another version: lex again
+        return {}
+    return found if version == _version_key() and isinstance(found, dict) else {}
+
+
+def _store(path: Path, pieces: dict[str, Tokens]) -> None:
+    """Written whole or not at all: a half-written cache would be read as empty anyway."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        with partial.open("wb") as file:
+            pickle.dump((_version_key(), pieces), file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, path)
+    except OSError:
+        pass
