@@ -38,7 +38,7 @@ from sphinx.application import Sphinx
 from sphinx.highlighting import PygmentsBridge, lexers
 
 CACHE_FILE = "refgen-highlighted-source.pickle"
-_FORMAT = 1
+_FORMAT = 2
 _DEFINITION = re.compile(r"(?:class|def|async|@)\W")
 """A top-level line where a piece may start."""
 
@@ -49,11 +49,11 @@ Tokens = list[tuple[str, str]]
 class ChunkedHighlighter:
     """Sphinx's HTML highlighter, lexing the given module texts a piece at a time."""
 
-    def __init__(self, bridge: PygmentsBridge, texts: set[str], stored: dict[str, Tokens]) -> None:
+    def __init__(self, bridge: PygmentsBridge, texts: set[str], stored: dict[str, bytes]) -> None:
         self.bridge = bridge
         self.texts = texts
         self.stored = stored
-        self.used: dict[str, Tokens] = {}
+        self.used: dict[str, bytes] = {}
         """Pieces lexed or reused in this build: what the next build may reuse."""
 
     def __getattr__(self, name: str) -> Any:
@@ -76,19 +76,23 @@ class ChunkedHighlighter:
         if pieces is None:
             return None
         lexer = self.bridge.get_lexer(source, "python")
+        tokens = (token for piece in pieces for token in self._tokens(lexer, piece))
         try:
-            tokens = [token for piece in pieces for token in self._tokens(lexer, piece)]
+            return pygments.format(tokens, self.bridge.get_formatter(**kwargs))  # type: ignore[no-any-return]
         except ErrorToken:
             return None
-        formatter = self.bridge.get_formatter(**kwargs)
-        return pygments.format(tokens, formatter)  # type: ignore[no-any-return]
 
     def _tokens(self, lexer: PythonLexer, piece: str) -> Iterator[tuple[_TokenType, str]]:
+        """The tokens of ``piece``, kept pickled: a module's tokens unpickled at once
+        would be tens of megabytes for a module of 19,000 lines."""
         key = hashlib.sha256(piece.encode("utf-8", "surrogatepass")).hexdigest()
-        found = self.stored.get(key)
-        if found is None:
-            found = [(str(kind), text) for kind, text in lexer.get_tokens(piece)]
-        self.used[key] = found
+        kept = self.stored.get(key)
+        if kept is None:
+            found: Tokens = [(str(kind), text) for kind, text in lexer.get_tokens(piece)]
+            kept = pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)
+        else:
+            found = pickle.loads(kept)
+        self.used[key] = kept
         return ((_token_type(kind), text) for kind, text in found)
 
 
@@ -158,7 +162,7 @@ def _version_key() -> tuple[int, str]:
     return _FORMAT, pygments.__version__
 
 
-def _load(path: Path) -> dict[str, Tokens]:
+def _load(path: Path) -> dict[str, bytes]:
     try:
         with path.open("rb") as file:
             version, found = pickle.load(file)
@@ -167,7 +171,7 @@ def _load(path: Path) -> dict[str, Tokens]:
     return found if version == _version_key() and isinstance(found, dict) else {}
 
 
-def _store(path: Path, pieces: dict[str, Tokens]) -> None:
+def _store(path: Path, pieces: dict[str, bytes]) -> None:
     """Written whole or not at all: a half-written cache would be read as empty anyway."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
