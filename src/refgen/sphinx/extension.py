@@ -35,6 +35,7 @@ from refgen.sphinx import (
     exports,
     highlighting,
     incremental,
+    memory,
     navigation,
     nodes,
     records,
@@ -97,35 +98,6 @@ def progress_name(item: object) -> str:
     if isinstance(item, PlannedPage):
         return item.docname
     return str(item)
-
-
-def freeze_what_was_read(app: Sphinx, builder: object) -> None:
-    """``write-started``: the environment the pages were read into lives until the end;
-    the collector need not scan it at every collection while pages are written.
-
-    The doctrees read are no longer held (:func:`release_written_doctrees`), so
-    nothing frozen here is garbage later. The time the collector spent while
-    writing the 150-class bench library fell from 1.8 to 0.9 s.
-    """
-    gc.freeze()
-
-
-def unfreeze(app: Sphinx, exception: BaseException | None) -> None:
-    gc.unfreeze()
-
-
-def release_written_doctrees(app: Sphinx, doctree: object) -> None:
-    """Let go of the doctrees read before this one; Sphinx reads them back from disk.
-
-    Sphinx keeps every doctree it reads in memory until it writes the page
-    (``BuildEnvironment._write_doc_doctree_cache``), so a site of many pages
-    holds all of them at once: most of a build's peak memory
-    (bench/RESULTS.md). Each was pickled to the doctree folder before the next
-    page is read; when it is missing from the cache, Sphinx unpickles it.
-    """
-    cache = getattr(app.env, "_write_doc_doctree_cache", None)
-    if isinstance(cache, dict):
-        cache.clear()
 
 
 def report_checks(project: Project) -> None:
@@ -236,7 +208,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-merge-info", records.merge)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
-    app.connect("doctree-read", release_written_doctrees)
+    app.connect("source-read", memory.release_read_doctrees)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
     app.connect("doctree-resolved", nodes.expand_tables)
@@ -246,8 +218,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)
     app.connect("build-finished", navigation.write_shared_navigation)
     app.connect("build-finished", exports.write_exports)
-    app.connect("write-started", freeze_what_was_read)
-    app.connect("build-finished", unfreeze)
+    app.connect("write-started", memory.freeze_what_was_read)
+    app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)
+    app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
