@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from pygments.lexers import PythonLexer
 from sphinx.highlighting import PygmentsBridge
 
-from refgen.sphinx.highlighting import CACHE_FILE, ChunkedHighlighter, split_at_definitions
+from refgen.sphinx.highlighting import (
+    _FOLLOWING,
+    CACHE_FILE,
+    ChunkedHighlighter,
+    split_at_definitions,
+)
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html
 
@@ -56,6 +61,10 @@ FRAGMENTS = (
     "f'{1}'\n",
     "class Body:\n    '''Doc.\n\ndef at_column_zero_in_a_docstring():\n    '''\n",
     "def trailing():\n    pass\n# a comment at the end\n",
+    # Pygments ends a docstring at an escaped triple quote and opens a string after it.
+    '"""Doc with \\""" inside."""\n',
+    "'''It\\''' s'''\n",
+    '"""A \\""" B."""\n\n\ndef f():\n    """Cost in $."""\n',
 )
 
 
@@ -98,9 +107,32 @@ def test_a_second_build_lexes_only_the_pieces_that_changed(
 
     monkeypatch.setattr(PythonLexer, "get_tokens", counting)
     second = ChunkedHighlighter(bridge, {edited}, first.used)
-    assert second.highlight_block(edited, "python") == bridge.highlight_block(edited, "python")
-    assert lexed[0] == "class B:\n    y = 20\n\n\n"  # the first call: the changed piece alone
-    assert len(lexed) == 2  # then Sphinx's own lexing of the whole text, for the comparison
+    highlighted = second.highlight_block(edited, "python")
+    # The changed piece, with what follows it to check where it ends; nothing else.
+    assert lexed and all(text.startswith("class B:\n    y = 20\n\n\n@_") for text in lexed[::2])
+    assert all(text == _FOLLOWING for text in lexed[1::2])
+    monkeypatch.undo()
+    assert highlighted == bridge.highlight_block(edited, "python")
+
+
+def test_a_piece_ends_only_where_the_lexer_is_back_at_its_start() -> None:
+    escaped = '"""Doc with \\""" inside."""\n\ndef f():\n    return 1\n'
+    assert split_at_definitions(escaped) == [
+        '"""Doc with \\""" inside."""\n\n',
+        "def f():\n    return 1\n",
+    ]
+    whole, in_pieces = whole_and_in_pieces(escaped)
+    assert '<span class="s2">def f():' in whole  # Pygments takes it for a string
+    assert in_pieces == whole
+
+
+def test_decorated_definitions_start_pieces() -> None:
+    source = "import x\n\n@dataclass\nclass A:\n    pass\n\n@dataclass(frozen=True)\nclass B:\n"
+    assert split_at_definitions(source + "    pass\n") == [
+        "import x\n\n",
+        "@dataclass\nclass A:\n    pass\n\n",
+        "@dataclass(frozen=True)\nclass B:\n    pass\n",
+    ]
 
 
 def test_other_blocks_go_through_sphinx_unchanged() -> None:

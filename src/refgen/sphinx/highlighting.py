@@ -38,9 +38,11 @@ from sphinx.application import Sphinx
 from sphinx.highlighting import PygmentsBridge, lexers
 
 CACHE_FILE = "refgen-highlighted-source.pickle"
-_FORMAT = 2
-_DEFINITION = re.compile(r"(?:class|def|async|@)\W")
+_FORMAT = 3
+_DEFINITION = re.compile(r"(?:class\W|def\W|async\W|@)")
 """A top-level line where a piece may start."""
+_FOLLOWING = '@_\nclass _:\n    pass\n\n\nasync def _():\n    """_"""\n'
+"""What follows a piece when its end is checked: each way a piece may begin."""
 
 Tokens = list[tuple[str, str]]
 """A piece's tokens: the token type's name and its text."""
@@ -76,24 +78,63 @@ class ChunkedHighlighter:
         if pieces is None:
             return None
         lexer = self.bridge.get_lexer(source, "python")
-        tokens = (token for piece in pieces for token in self._tokens(lexer, piece))
+        formatter = self.bridge.get_formatter(**kwargs)
         try:
-            return pygments.format(tokens, self.bridge.get_formatter(**kwargs))  # type: ignore[no-any-return]
+            return pygments.format(self._all_tokens(lexer, pieces), formatter)  # type: ignore[no-any-return]
         except ErrorToken:
             return None
 
-    def _tokens(self, lexer: PythonLexer, piece: str) -> Iterator[tuple[_TokenType, str]]:
-        """The tokens of ``piece``, kept pickled: a module's tokens unpickled at once
-        would be tens of megabytes for a module of 19,000 lines."""
-        key = hashlib.sha256(piece.encode("utf-8", "surrogatepass")).hexdigest()
+    def _all_tokens(
+        self, lexer: PythonLexer, pieces: list[str]
+    ) -> Iterator[tuple[_TokenType, str]]:
+        """The tokens of the pieces in order; a piece after which the lexer is not back
+        where it starts (it took a string as still open) is lexed with the next one."""
+        pending = ""
+        for number, piece in enumerate(pieces, 1):
+            text = pending + piece
+            found = self._tokens(lexer, text, last=number == len(pieces))
+            if found is None:
+                pending = text
+                continue
+            pending = ""
+            yield from ((_token_type(kind), value) for kind, value in found)
+
+    def _tokens(self, lexer: PythonLexer, text: str, last: bool) -> Tokens | None:
+        """The tokens of ``text``, or None when a piece may not end after it.
+
+        Kept pickled: a module's tokens unpickled at once would be tens of
+        megabytes for a module of 19,000 lines.
+        """
+        key = hashlib.sha256(f"{last}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
         kept = self.stored.get(key)
+        found: Tokens | None
         if kept is None:
-            found: Tokens = [(str(kind), text) for kind, text in lexer.get_tokens(piece)]
+            found = _lexed(lexer, text) if last else _lexed_before_more(lexer, text)
             kept = pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)
         else:
             found = pickle.loads(kept)
         self.used[key] = kept
-        return ((_token_type(kind), text) for kind, text in found)
+        return found
+
+
+def _lexed(lexer: PythonLexer, text: str) -> Tokens:
+    return [(str(kind), value) for kind, value in lexer.get_tokens(text)]
+
+
+def _lexed_before_more(lexer: PythonLexer, text: str) -> Tokens | None:
+    """``text``'s tokens, if what follows it lexes as it would at its start.
+
+    Pygments reads some valid strings otherwise than Python does (an escaped
+    triple quote ends its docstring), and then takes the rest of the piece for
+    an open string. Lexing ``text`` with a few definitions after it shows
+    whether the lexer is back where a piece starts.
+    """
+    found = _lexed(lexer, text + _FOLLOWING)
+    expected = _lexed(lexer, _FOLLOWING)
+    head, tail = found[: -len(expected)], found[-len(expected) :]
+    if tail != expected or "".join(value for _, value in head) != text:
+        return None
+    return head
 
 
 @functools.cache
