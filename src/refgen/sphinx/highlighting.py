@@ -19,7 +19,6 @@ unchanged, warnings and all.
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import os
@@ -39,7 +38,7 @@ from sphinx.highlighting import PygmentsBridge, lexers
 
 CACHE_FILE = "refgen-highlighted-source.pickle"
 _FORMAT = 3
-_DEFINITION = re.compile(r"(?:class\W|def\W|async\W|@)")
+_DEFINITION = re.compile(r"^(?:class\W|def\W|async\W|@)", re.MULTILINE)
 """A top-level line where a piece may start."""
 _FOLLOWING = '@_\nclass _:\n    pass\n\n\nasync def _():\n    """_"""\n'
 """What follows a piece when its end is checked: each way a piece may begin."""
@@ -90,26 +89,32 @@ class ChunkedHighlighter:
         """The tokens of the pieces in order; a piece after which the lexer is not back
         where it starts (it took a string as still open) is lexed with the next one."""
         pending = ""
+        following = _lexed(lexer, _FOLLOWING)
         for number, piece in enumerate(pieces, 1):
             text = pending + piece
-            found = self._tokens(lexer, text, last=number == len(pieces))
+            found = self._tokens(lexer, text, None if number == len(pieces) else following)
             if found is None:
                 pending = text
                 continue
             pending = ""
             yield from ((_token_type(kind), value) for kind, value in found)
 
-    def _tokens(self, lexer: PythonLexer, text: str, last: bool) -> Tokens | None:
-        """The tokens of ``text``, or None when a piece may not end after it.
+    def _tokens(self, lexer: PythonLexer, text: str, following: Tokens | None) -> Tokens | None:
+        """The tokens of ``text``, or None when a piece may not end after it
+        (``following``: the tokens of :data:`_FOLLOWING`; None for the last piece).
 
         Kept pickled: a module's tokens unpickled at once would be tens of
         megabytes for a module of 19,000 lines.
         """
+        last = following is None
         key = hashlib.sha256(f"{last}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
         kept = self.stored.get(key)
         found: Tokens | None
         if kept is None:
-            found = _lexed(lexer, text) if last else _lexed_before_more(lexer, text)
+            if following is None:
+                found = _lexed(lexer, text)
+            else:
+                found = _lexed_before_more(lexer, text, following)
             kept = pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)
         else:
             found = pickle.loads(kept)
@@ -121,7 +126,7 @@ def _lexed(lexer: PythonLexer, text: str) -> Tokens:
     return [(str(kind), value) for kind, value in lexer.get_tokens(text)]
 
 
-def _lexed_before_more(lexer: PythonLexer, text: str) -> Tokens | None:
+def _lexed_before_more(lexer: PythonLexer, text: str, expected: Tokens) -> Tokens | None:
     """``text``'s tokens, if what follows it lexes as it would at its start.
 
     Pygments reads some valid strings otherwise than Python does (an escaped
@@ -130,7 +135,6 @@ def _lexed_before_more(lexer: PythonLexer, text: str) -> Tokens | None:
     whether the lexer is back where a piece starts.
     """
     found = _lexed(lexer, text + _FOLLOWING)
-    expected = _lexed(lexer, _FOLLOWING)
     head, tail = found[: -len(expected)], found[-len(expected) :]
     if tail != expected or "".join(value for _, value in head) != text:
         return None
@@ -143,36 +147,24 @@ def _token_type(name: str) -> _TokenType:
 
 
 def split_at_definitions(source: str) -> list[str] | None:
-    """``source`` cut before each top-level definition; None when it should not be cut.
+    """``source`` cut before each line that starts a definition at the left margin
+    (``class``, ``def``, ``async``, the first of its decorators); None when it
+    should not be cut.
 
-    Text Pygments would change before lexing (carriage returns, a byte order
-    mark, no final newline) or that does not parse is left whole.
+    Such a line may sit inside a string: a piece ends only where the lexer is
+    back where a piece starts, which :func:`_lexed_before_more` checks; the two
+    pieces are lexed as one otherwise. Text Pygments would change before
+    lexing (carriage returns, a byte order mark, no final newline) is left whole.
     """
     if "\r" in source or source.startswith("\ufeff") or not source.endswith("\n"):
         return None
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    lines = source.split("\n")
-    starts = sorted({_first_line(node) for node in tree.body} - {1})
-    starts = [n for n in starts if _DEFINITION.match(lines[n - 1])]
-    offsets = _line_offsets(lines)
-    cuts = [0, *(offsets[n - 1] for n in starts), len(source)]
+    cuts = [0]
+    for found in _DEFINITION.finditer(source):
+        start = found.start()
+        if start and not source.startswith("@", source.rfind("\n", 0, start - 1) + 1):
+            cuts.append(start)  # not the second decorator of a definition
+    cuts.append(len(source))
     return [source[a:b] for a, b in pairwise(cuts) if b > a]
-
-
-def _first_line(node: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-    return min([node.lineno, *(d.lineno for d in decorators)])
-
-
-def _line_offsets(lines: list[str]) -> list[int]:
-    offsets, at = [], 0
-    for line in lines:
-        offsets.append(at)
-        at += len(line) + 1
-    return offsets
 
 
 # ---------------------------------------------------------------------- Sphinx events
