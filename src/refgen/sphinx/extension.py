@@ -208,7 +208,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-merge-info", records.merge)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
-    app.connect("source-read", memory.release_read_doctrees)
+    app.connect("doctree-read", memory.release_read_doctrees)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
     app.connect("doctree-resolved", nodes.expand_tables)

@@ -7,9 +7,10 @@ Sphinx holds more with every page. On the 600-class bench library that walk
 was 15 s of a 68 s build (bench/RESULTS.md). Three things keep it short:
 
 - what lives for the whole build is frozen (``gc.freeze``), so collections
-  skip it: once the pages are planned, every :data:`SETTLE_EVERY` pages read
-  (after a collection, so no garbage is frozen with it), and when writing
-  starts;
+  skip it: once the pages are planned, and when writing starts (after a
+  collection, so no garbage is frozen with it). Not while pages are read:
+  some pages read earlier are still held then (three of six in a small test
+  project), and frozen they would stay in memory to the end of the build;
 - Sphinx's copy of each doctree read is let go once the page is stored on disk
   (Sphinx reads it back to write the page);
 - a page written one at a time has its doctree's cycles cut once the next
@@ -27,13 +28,9 @@ from dataclasses import dataclass
 from docutils import nodes
 from sphinx.application import Sphinx
 
-SETTLE_EVERY = 50
-"""Pages read between two freezes: each costs one collection of what is not frozen yet."""
-
 
 @dataclass
 class _BuildMemory:
-    pages_read: int = 0
     written: nodes.document | None = None
     """The doctree of the page written last, to be taken apart once it is done with."""
 
@@ -51,8 +48,8 @@ def freeze_what_lives_on() -> None:
     gc.freeze()
 
 
-def release_read_doctrees(app: Sphinx, docname: str, source: list[str]) -> None:
-    """``source-read``: let go of the doctrees read before this page; now and then, freeze.
+def release_read_doctrees(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: let go of the doctrees read before this page.
 
     Sphinx keeps every doctree it reads in memory until it writes the page
     (``BuildEnvironment._write_doc_doctree_cache``), so a site of many pages
@@ -60,17 +57,18 @@ def release_read_doctrees(app: Sphinx, docname: str, source: list[str]) -> None:
     before the next page is read; when it is missing from the cache, Sphinx
     unpickles it.
     """
+    _forget_cached_doctrees(app)
+
+
+def _forget_cached_doctrees(app: Sphinx) -> None:
     cache = getattr(app.env, "_write_doc_doctree_cache", None)
     if isinstance(cache, dict):
         cache.clear()
-    memory = _memory(app)
-    memory.pages_read += 1
-    if memory.pages_read % SETTLE_EVERY == 0:
-        freeze_what_lives_on()
 
 
 def freeze_what_was_read(app: Sphinx, builder: object) -> None:
     """``write-started``: the environment the pages were read into lives until the end."""
+    _forget_cached_doctrees(app)
     freeze_what_lives_on()
 
 
