@@ -127,6 +127,27 @@ def test_a_piece_ends_only_where_the_lexer_is_back_at_its_start() -> None:
     assert in_pieces == whole
 
 
+def test_a_string_of_many_definition_lines_is_not_tried_line_by_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = (
+        'TEMPLATE = """\n' + "def f():\n    pass\n" * 2000 + '"""\n\n\nclass After:\n    pass\n'
+    )
+    bridge = PygmentsBridge("html")
+    lexed: list[int] = []
+    original = PythonLexer.get_tokens
+
+    def counting(self: PythonLexer, text: str, *args: object) -> object:
+        lexed.append(len(text))
+        return original(self, text, *args)
+
+    monkeypatch.setattr(PythonLexer, "get_tokens", counting)
+    in_pieces = ChunkedHighlighter(bridge, {source}, {}).highlight_block(source, "python")
+    assert sum(lexed) < 12 * len(source)  # tried a few times, then lexed whole: not 2,000 times
+    monkeypatch.undo()
+    assert in_pieces == bridge.highlight_block(source, "python")
+
+
 def test_decorated_definitions_start_pieces() -> None:
     source = "import x\n\n@dataclass\nclass A:\n    pass\n\n@dataclass(frozen=True)\nclass B:\n"
     assert split_at_definitions(source + "    pass\n") == [

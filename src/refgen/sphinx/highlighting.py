@@ -42,6 +42,9 @@ _DEFINITION = re.compile(r"^(?:class\W|def\W|async\W|@)", re.MULTILINE)
 """A top-level line where a piece may start."""
 _FOLLOWING = '@_\nclass _:\n    pass\n\n\nasync def _():\n    """_"""\n'
 """What follows a piece when its end is checked: each way a piece may begin."""
+_MOST_JOINED = 8
+"""Pieces lexed again with the next before the rest is lexed whole: each try lexes all of
+them again, so a string holding many definition lines must not be tried line by line."""
 
 Tokens = list[tuple[str, str]]
 """A piece's tokens: the token type's name and its text."""
@@ -90,14 +93,20 @@ class ChunkedHighlighter:
         where it starts (it took a string as still open) is lexed with the next one."""
         pending = ""
         following = _lexed(lexer, _FOLLOWING)
+        joined = 0
         for number, piece in enumerate(pieces, 1):
             text = pending + piece
-            found = self._tokens(lexer, text, None if number == len(pieces) else following)
+            if joined == _MOST_JOINED:  # a long string of definitions: the rest as one piece
+                text += "".join(pieces[number:])
+            last = number == len(pieces) or joined == _MOST_JOINED
+            found = self._tokens(lexer, text, None if last else following)
             if found is None:
-                pending = text
+                pending, joined = text, joined + 1
                 continue
-            pending = ""
+            pending, joined = "", 0
             yield from ((_token_type(kind), value) for kind, value in found)
+            if last:
+                return
 
     def _tokens(self, lexer: PythonLexer, text: str, following: Tokens | None) -> Tokens | None:
         """The tokens of ``text``, or None when a piece may not end after it
