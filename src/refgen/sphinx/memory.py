@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
 
 
 @dataclass
@@ -76,13 +77,18 @@ def take_apart_written_doctree(app: Sphinx, doctree: nodes.document, docname: st
     """``doctree-resolved``, after every other handler: cut the cycles of the page
     written before this one.
 
-    Only when pages are written one at a time: writing in parallel, Sphinx
-    resolves a batch of pages before it writes any of them.
+    Only for Sphinx's HTML builders writing one page at a time, which write
+    each page as soon as it is resolved: writing in parallel, Sphinx resolves a
+    batch of pages before it writes any of them, and another builder may do
+    the same.
     """
     memory = _memory(app)
     if memory.written is not None and memory.written is not doctree:
         take_apart(memory.written)
-    memory.written = doctree if not getattr(app.builder, "parallel_ok", False) else None
+    writes_each_at_once = isinstance(app.builder, StandaloneHTMLBuilder) and not getattr(
+        app.builder, "parallel_ok", False
+    )
+    memory.written = doctree if writes_each_at_once else None
 
 
 def take_apart(doctree: nodes.document) -> None:
