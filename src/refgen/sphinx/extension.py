@@ -10,7 +10,6 @@ done (:mod:`refgen.sphinx.examples`).
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -79,10 +78,7 @@ def generate_pages(app: Sphinx) -> None:
     roots = sorted({previous, project.settings.root})
     written = write_stubs(pages, Path(app.srcdir), roots)
     setattr(app.env, records.ROOT, project.settings.root)
-    # What is loaded by now (Sphinx, the library, pint, the analysis) lives for the
-    # whole build: the collector need not scan it again at every collection. About
-    # 5 % of a build of the real-library shape (bench/RESULTS.md); undone at the end.
-    gc.freeze()
+    memory.freeze_what_was_planned()
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
         len(project.classes),
