@@ -26,7 +26,6 @@ import importlib.metadata
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Any
 from refgen import __version__
 from refgen.analysis.guard import TimedOut
 from refgen.config import Settings
+from refgen.files import replace_atomically
 
 FOLDER = ".refgen_cache"
 FORMAT = 1
@@ -136,12 +136,6 @@ def _store(folder: Path, name: str, entry: Entry) -> None:
         ignore = folder / ".gitignore"
         if not ignore.exists():
             ignore.write_text(_IGNORE_ALL, encoding="utf-8")
-        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        replace_atomically(folder / name, data)
     except Exception:  # a page that cannot be pickled, a read-only folder: no cache
         return
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, folder / name)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import pickle
 import re
 from collections.abc import Iterator
@@ -35,6 +34,8 @@ from pygments.lexers import PythonLexer
 from pygments.token import _TokenType, string_to_tokentype
 from sphinx.application import Sphinx
 from sphinx.highlighting import PygmentsBridge, lexers
+
+from refgen.files import replace_atomically
 
 CACHE_FILE = "refgen-highlighted-source.pickle"
 _FORMAT = 3
@@ -217,9 +218,7 @@ def _store(path: Path, pieces: dict[str, bytes]) -> None:
     """Written whole or not at all: a half-written cache would be read as empty anyway."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-        with partial.open("wb") as file:
-            pickle.dump((_version_key(), pieces), file, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(partial, path)
+        data = pickle.dumps((_version_key(), pieces), protocol=pickle.HIGHEST_PROTOCOL)
+        replace_atomically(path, data)
     except OSError:
         pass
