@@ -19,6 +19,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging as sphinx_logging
 
 from refgen.evaluate.values import EntryValues
+from refgen.files import replace_atomically
 from refgen.project import PlannedPage
 from refgen.render.compose import ComposedPage, page_digest
 from refgen.render.markdown import MarkdownWriter
@@ -170,7 +171,7 @@ def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
     path = Path(app.doctreedir) / WRITE_WARNINGS
     if path.parent.is_dir():
         known = records(app.env)
-        path.write_bytes(pickle.dumps({d: w for d, w in kept.items() if d in known}))
+        replace_atomically(path, pickle.dumps({d: w for d, w in kept.items() if d in known}))
 
 
 def write_warnings(app: Sphinx) -> dict[str, list[StoredWarning]]:
