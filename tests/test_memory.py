@@ -1,4 +1,5 @@
-"""A build lets go of each page's doctree once it is written, without waiting for the collector."""
+"""A build lets go of each page's doctree once it is written, without waiting for the
+collector, and keeps what lives for the whole build out of the collector's way."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from docutils.frontend import get_default_settings
 from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 
+from refgen.analysis.source import parse_module
 from refgen.sphinx.memory import take_apart
 from refgen.testing import write_scenario_project
 
@@ -125,3 +127,71 @@ def test_a_taken_apart_document_has_no_cycles_left() -> None:
     finally:
         if was_enabled:
             gc.enable()
+
+
+# Records, when the first class is analysed, whether the library's classes are still
+# walked by every full collection.
+WATCH_FREEZE = """
+import gc
+import json
+from pathlib import Path
+
+from refgen.analysis import cache
+
+_seen = {}
+_analyse_class = cache.AnalysisCache._analyse_class
+
+
+def _watching(self, cls):
+    if not _seen:
+        collected = {id(obj) for obj in gc.get_objects()}  # frozen objects are left out
+        _seen["class walked by the collector"] = id(cls) in collected
+        _seen["frozen"] = gc.get_freeze_count()
+    return _analyse_class(self, cls)
+
+
+cache.AnalysisCache._analyse_class = _watching
+
+
+def _report(app, exception):
+    Path(app.outdir, "frozen.json").write_text(json.dumps(_seen))
+
+
+def setup(app):
+    app.connect("build-finished", _report, priority=100)
+"""
+
+
+def test_the_library_is_frozen_before_it_is_analysed(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "shapes",
+        {"models": MODELS, "registry": REGISTRY},
+        registry="registry.Named",
+        conf_extra=WATCH_FREEZE,
+    )
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    seen = json.loads((result.outdir / "frozen.json").read_text())
+    assert seen == {"class walked by the collector": False, "frozen": seen["frozen"]}
+    assert seen["frozen"] > 10_000  # Sphinx and the library
+    assert gc.get_freeze_count() == 0
+
+
+def test_parsing_a_large_module_sets_off_no_collection(tmp_path: Path) -> None:
+    module = tmp_path / "large.py"
+    module.write_text("".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(2000)))
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        source = parse_module(str(module))
+    finally:
+        gc.callbacks.remove(count)
+    assert len(source.tree.body) == 2000
+    assert len(collections) <= 1  # the young objects, once, after the parse
+    assert gc.isenabled()

@@ -13,6 +13,8 @@ import functools
 import importlib.util
 from dataclasses import dataclass
 
+from refgen.collector import collector_paused
+
 
 @dataclass(frozen=True)
 class ModuleSource:
@@ -173,7 +175,9 @@ def parse_module(path: str) -> ModuleSource:
     """
     with open(path, "rb") as handle:
         text = importlib.util.decode_source(handle.read())
-    return ModuleSource(path, text, ast.parse(text, filename=path))
+    with collector_paused():
+        tree = ast.parse(text, filename=path)
+    return ModuleSource(path, text, tree)
 
 
 def is_class_variable(annotation: object) -> bool:

@@ -65,6 +65,9 @@ def generate_pages(app: Sphinx) -> None:
 
     project = Project(settings_of(app.config), progress)
     set_project(app.env, project)
+    memory.freeze_what_sphinx_loaded()
+    project.load()
+    memory.freeze_what_lives_on()  # the library and its registry
     pages = project.pages()
     for problem in project.problems:
         warn_problem(problem)
@@ -78,7 +81,7 @@ def generate_pages(app: Sphinx) -> None:
     roots = sorted({previous, project.settings.root})
     written = write_stubs(pages, Path(app.srcdir), roots)
     setattr(app.env, records.ROOT, project.settings.root)
-    memory.freeze_what_was_planned()
+    memory.freeze_what_lives_on()  # the analysis
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
         len(project.classes),
