@@ -195,3 +195,32 @@ def test_parsing_a_large_module_sets_off_no_collection(tmp_path: Path) -> None:
     assert len(source.tree.body) == 2000
     assert len(collections) <= 1  # the young objects, once, after the parse
     assert gc.isenabled()
+
+
+# Registered when conf.py is read, before refgen's own exit handler: runs after it.
+REPORT_AT_EXIT = """
+import atexit
+import gc
+from pathlib import Path
+
+
+def _report():
+    Path(__file__).with_name("frozen-at-exit.txt").write_text(str(gc.get_freeze_count()))
+
+
+atexit.register(_report)
+"""
+
+
+def test_the_process_exits_without_walking_what_it_holds(tmp_path: Path) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "shapes",
+        {"models": MODELS, "registry": REGISTRY},
+        registry="registry.Named",
+        conf_extra=REPORT_AT_EXIT,
+    )
+    result = project.build("html", "-W", isolated=True)
+    assert result.returncode == 0, result.stderr
+    frozen = int((project.docs / "frozen-at-exit.txt").read_text())
+    assert frozen > 10_000  # Sphinx, its environment and the library
