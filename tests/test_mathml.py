@@ -669,6 +669,20 @@ def test_a_unit_of_the_projects_registry_is_shown_as_a_unit() -> None:
     assert ratio.element is not None, ratio.reason
 
 
+def test_pints_own_definitions_are_loaded_only_for_a_unit_no_project_registry_knows() -> None:
+    import pint
+
+    bare = pint.UnitRegistry(None)  # none of pint's definitions
+    bare.define("FLOP = [computation]")
+    bare.define("token = [text]")
+    units = UnitSymbols(find_registries=lambda: {"ureg": bare})
+    assert units.symbol("FLOP") == "FLOP"
+    assert units.symbol("token/FLOP") == "token/FLOP"
+    assert units._registry is None  # loading pint's definitions takes a third of a second
+    assert units.symbol("millisecond") == "ms"
+    assert units._registry is not None
+
+
 @pytest.mark.parametrize(
     "source",
     [

@@ -154,12 +154,12 @@ class UnitSymbols:
             self._registries = found or {}
         return self._registries
 
-    def _unit_registries(self) -> list[Any]:
+    def _pints_registry(self) -> Any:
         if self._registry is None:
             import pint
 
             self._registry = pint.UnitRegistry()
-        return [*self._project_registries().values(), self._registry]
+        return self._registry
 
     def symbol(self, written: str) -> str | None:
         """Pint's short form of a unit (``millisecond`` → ``ms``); None if dimensionless."""
@@ -177,11 +177,11 @@ class UnitSymbols:
         return self._known[key]
 
     def _unit_of(self, written: str) -> Any:
-        for registry in self._unit_registries():
+        for registry in self._project_registries().values():
             unit = _unit_in(registry, written)
             if unit is not None:
                 return unit
-        return None
+        return _unit_in(self._pints_registry(), written)
 
     def _lookup(self, written: str) -> str | None:
         if not written.strip():
