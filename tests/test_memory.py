@@ -9,12 +9,14 @@ import pickle
 import weakref
 from pathlib import Path
 
+import pytest
 from docutils import nodes
 from docutils.frontend import get_default_settings
 from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 
-from refgen.analysis.source import parse_module
+from refgen.analysis import cache
+from refgen.analysis.source import ModuleSource, parse_module
 from refgen.sphinx.memory import take_apart
 from refgen.testing import write_scenario_project
 
@@ -66,6 +68,8 @@ import gc
 import json
 import weakref
 from pathlib import Path
+
+import pytest
 
 _resolved = []
 
@@ -224,3 +228,28 @@ def test_the_process_exits_without_walking_what_it_holds(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     frozen = int((project.docs / "frozen-at-exit.txt").read_text())
     assert frozen > 10_000  # Sphinx, its environment and the library
+
+
+def test_a_module_is_parsed_once_though_its_tree_is_let_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = tmp_path / "shapes.py"
+    module.write_text("class Square:\n    def area(self):\n        return 1\n")
+    parsed: list[str] = []
+
+    def counted(path: str) -> ModuleSource:
+        parsed.append(path)
+        return parse_module(path)
+
+    monkeypatch.setattr(cache, "parse_module", counted)
+    analysis = cache.AnalysisCache()
+    analysis.module_source(str(module))
+    analysis.release_syntax_trees()
+    # viewcode's tags come from the parse analysis made.
+    text, tags = analysis.text_and_tags(str(module))
+    assert text.startswith("class Square:")
+    assert tags == {"Square": ("class", 1, 3), "Square.area": ("def", 2, 3)}
+    assert parsed == [str(module)]
+    module.write_text("def volume():\n    return 1\n")  # an edit: parsed again
+    assert analysis.text_and_tags(str(module))[1] == {"volume": ("def", 1, 2)}
+    assert len(parsed) == 2

@@ -47,7 +47,6 @@ from refgen.analysis.model import (
     WarningKind,
 )
 from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, digest
-from refgen.analysis.source import parse_module
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
@@ -518,12 +517,7 @@ class Project:
         )
         if file is None or not any(Path(file).is_relative_to(f) for f in folders):
             return None
-        # viewcode asks once for every object a page documents: answer from a table of
-        # the file as it is now, without keeping the tree of a large module.
-        stat = os.stat(file)
-        return self.cache.remember(
-            "definition-tags", (file, stat.st_mtime_ns, stat.st_size), _text_and_tags
-        )
+        return self.cache.text_and_tags(file)
 
     def source_files(self) -> list[str] | None:
         """The files and folders what this project shows is computed from, as far as
@@ -680,11 +674,6 @@ def _folders(root: Path) -> list[Path]:
     if not root.is_dir():
         return []
     return [root, *(p for p in root.rglob("*") if p.is_dir() and "__pycache__" not in p.parts)]
-
-
-def _text_and_tags(key: tuple[str, int, int]) -> tuple[str, dict[str, tuple[str, int, int]]]:
-    source = parse_module(key[0])
-    return source.text, source.definition_tags()
 
 
 def source_folders(roots: Iterable[Path]) -> list[Path]:

@@ -42,11 +42,16 @@ class AnalysisCache:
             self._tables.pop(kind, None)
 
     def release_syntax_trees(self) -> None:
-        """Drop parsed source files; analysed records stay.
+        """Drop parsed source files, keeping their text and definition tags; analysed
+        records stay.
 
         Keeping hundreds of syntax trees alive after planning only gives the
         garbage collector more to walk; anything analysed later parses again.
         """
+        tags = self._tables.setdefault("definition-tags", {})
+        for key, source in self._tables.get("source", {}).items():
+            if key not in tags:
+                tags[key] = _text_and_tags_of(source)
         self.forget("source", "class-source")
 
     # ------------------------------------------------------------------ sources
@@ -55,6 +60,17 @@ class AnalysisCache:
         """``path`` parsed; parsed again only when the file changes."""
         stat = os.stat(path)
         return self.remember("source", (path, stat.st_mtime_ns, stat.st_size), _parse)
+
+    def text_and_tags(self, path: str) -> tuple[str, dict[str, tuple[str, int, int]]]:
+        """``path``'s text and where each class and function in it is written
+        (:meth:`ModuleSource.definition_tags`), as the file is now.
+
+        viewcode asks once for every object a page documents: a table of the
+        file answers without keeping the tree of a large module.
+        """
+        stat = os.stat(path)
+        key = (path, stat.st_mtime_ns, stat.st_size)
+        return self.remember("definition-tags", key, lambda _: _text_and_tags_of(_parse(key)))
 
     def class_source(self, cls: type) -> ClassSource:
         return self.remember("class-source", cls, self._read_class_source)
@@ -104,3 +120,7 @@ class AnalysisCache:
 
 def _parse(key: tuple[str, int, int]) -> ModuleSource:
     return parse_module(key[0])
+
+
+def _text_and_tags_of(source: ModuleSource) -> tuple[str, dict[str, tuple[str, int, int]]]:
+    return source.text, source.definition_tags()
