@@ -18,7 +18,7 @@ from docutils.utils import new_document
 from refgen.analysis import cache
 from refgen.analysis.source import ModuleSource, parse_module
 from refgen.sphinx.memory import take_apart
-from refgen.testing import write_scenario_project
+from refgen.testing import ScenarioProject, write_scenario_project
 
 MODELS = '''
     """Shapes"""
@@ -96,14 +96,19 @@ def setup(app):
 """
 
 
-def test_each_written_doctree_is_freed_without_the_collector(tmp_path: Path) -> None:
-    project = write_scenario_project(
+def shapes_project(tmp_path: Path, conf_extra: str) -> ScenarioProject:
+    """The two shapes and their registry, with ``conf_extra`` watching the build."""
+    return write_scenario_project(
         tmp_path,
         "shapes",
         {"models": MODELS, "registry": REGISTRY},
         registry="registry.Named",
-        conf_extra=WATCH_DOCTREES,
+        conf_extra=conf_extra,
     )
+
+
+def test_each_written_doctree_is_freed_without_the_collector(tmp_path: Path) -> None:
+    project = shapes_project(tmp_path, WATCH_DOCTREES)
     result = project.build("html", "-W")
     assert result.returncode == 0, result.stderr
     report = json.loads((result.outdir / "doctrees-alive.json").read_text())
@@ -167,13 +172,7 @@ def setup(app):
 
 
 def test_the_library_is_frozen_before_it_is_analysed(tmp_path: Path) -> None:
-    project = write_scenario_project(
-        tmp_path,
-        "shapes",
-        {"models": MODELS, "registry": REGISTRY},
-        registry="registry.Named",
-        conf_extra=WATCH_FREEZE,
-    )
+    project = shapes_project(tmp_path, WATCH_FREEZE)
     result = project.build("html", "-W")
     assert result.returncode == 0, result.stderr
     seen = json.loads((result.outdir / "frozen.json").read_text())
@@ -217,13 +216,7 @@ atexit.register(_report)
 
 
 def test_the_process_exits_without_walking_what_it_holds(tmp_path: Path) -> None:
-    project = write_scenario_project(
-        tmp_path,
-        "shapes",
-        {"models": MODELS, "registry": REGISTRY},
-        registry="registry.Named",
-        conf_extra=REPORT_AT_EXIT,
-    )
+    project = shapes_project(tmp_path, REPORT_AT_EXIT)
     result = project.build("html", "-W", isolated=True)
     assert result.returncode == 0, result.stderr
     frozen = int((project.docs / "frozen-at-exit.txt").read_text())
