@@ -17,8 +17,9 @@ from docutils.utils import new_document
 
 from refgen.analysis import cache
 from refgen.analysis.source import ModuleSource, parse_module
+from refgen.project import Project
 from refgen.sphinx.memory import take_apart
-from refgen.testing import ScenarioProject, write_scenario_project
+from refgen.testing import ISOLATED_VARIABLE, ScenarioProject, write_scenario_project
 
 MODELS = '''
     """Shapes"""
@@ -173,7 +174,7 @@ def setup(app):
 
 def test_the_library_is_frozen_before_it_is_analysed(tmp_path: Path) -> None:
     project = shapes_project(tmp_path, WATCH_FREEZE)
-    result = project.build("html", "-W")
+    result = project.build("html", "-W", isolated=True)  # it patches refgen
     assert result.returncode == 0, result.stderr
     seen = json.loads((result.outdir / "frozen.json").read_text())
     assert seen == {"class walked by the collector": False, "frozen": seen["frozen"]}
@@ -246,3 +247,17 @@ def test_a_module_is_parsed_once_though_its_tree_is_let_go(
     module.write_text("def volume():\n    return 1\n")  # an edit: parsed again
     assert analysis.text_and_tags(str(module))[1] == {"volume": ("def", 1, 2)}
     assert len(parsed) == 2
+
+
+def test_a_build_that_fails_while_planning_leaves_nothing_frozen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(self: Project) -> None:
+        raise RuntimeError("planning failed")
+
+    monkeypatch.setattr(Project, "pages", fail)
+    monkeypatch.delenv(ISOLATED_VARIABLE, raising=False)  # the failure is this process's
+    result = shapes_project(tmp_path, "").build("html")
+    assert result.returncode != 0
+    assert "planning failed" in result.stderr
+    assert gc.get_freeze_count() == 0

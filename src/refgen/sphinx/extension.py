@@ -52,7 +52,11 @@ T = TypeVar("T")
 
 def generate_pages(app: Sphinx) -> None:
     """Load the Project, report its problems and write the page stubs."""
+    with memory.thawed_on_failure():
+        _generate_pages(app)
 
+
+def _generate_pages(app: Sphinx) -> None:
     def progress(items: Sequence[T], summary: str) -> Iterable[T]:
         return status_iterator(
             items,

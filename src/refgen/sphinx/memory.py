@@ -28,6 +28,8 @@ from __future__ import annotations
 import atexit
 import gc
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from docutils import nodes
@@ -54,6 +56,17 @@ def freeze_what_sphinx_loaded() -> None:
     little of it is garbage, and a full collection would walk all of it."""
     gc.collect(1)
     gc.freeze()
+
+
+@contextmanager
+def thawed_on_failure() -> Iterator[None]:
+    """Undo the freezes of a step that fails: Sphinx emits no ``build-finished`` for a
+    build that fails before it starts (in ``builder-inited``)."""
+    try:
+        yield
+    except BaseException:
+        gc.unfreeze()
+        raise
 
 
 def freeze_what_lives_on() -> None:
