@@ -224,6 +224,27 @@ def test_the_process_exits_without_walking_what_it_holds(tmp_path: Path) -> None
     assert frozen > 10_000  # Sphinx, its environment and the library
 
 
+FAIL_AFTER_READING = """
+def _fail(app, env):
+    raise RuntimeError("failed after reading")
+
+
+def setup(app):
+    app.connect("env-updated", _fail)
+"""
+
+
+def test_after_a_failed_build_the_process_exits_as_python_makes_it(tmp_path: Path) -> None:
+    # Sphinx's doctest builder closes its report only in finish() or when collected.
+    doctest = 'extensions.append("sphinx.ext.doctest")\n'
+    project = shapes_project(tmp_path, REPORT_AT_EXIT + FAIL_AFTER_READING + doctest)
+    result = project.build("doctest", isolated=True)
+    assert result.returncode != 0
+    assert "failed after reading" in result.stderr
+    assert (project.docs / "frozen-at-exit.txt").read_text() == "0"
+    assert (result.outdir / "output.txt").read_text().startswith("Results of doctest builder")
+
+
 def test_a_module_is_parsed_once_though_its_tree_is_let_go(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 def collector_paused() -> Iterator[None]:
     """No automatic collection inside the block; the collector's state is restored after it."""
     was_enabled = gc.isenabled()
-    gc.disable()
     try:
+        gc.disable()  # inside: a time limit's signal may interrupt any line
         yield
     finally:
         if was_enabled:

@@ -143,11 +143,13 @@ def take_apart(doctree: nodes.document) -> None:
 
 
 def forget_build(app: Sphinx, exception: BaseException | None) -> None:
-    """``build-finished``: collect as usual again, until the process exits."""
+    """``build-finished``: collect as usual again; after a build that did not fail, until
+    the process exits."""
     _builds.pop(app, None)
     gc.unfreeze()
     atexit.unregister(_freeze_at_exit)  # registered once per process, however many builds
-    atexit.register(_freeze_at_exit)
+    if exception is None:
+        atexit.register(_freeze_at_exit)
 
 
 def _freeze_at_exit() -> None:
@@ -157,8 +159,9 @@ def _freeze_at_exit() -> None:
     the library, Sphinx) to finalize cyclic garbage: 1.4-1.6 s at the end of
     an edit build of the 600-class bench library, 0.05 s frozen
     (bench/RESULTS.md). Python does not promise to finalize objects still
-    alive at exit (``object.__del__``); everything Sphinx and refgen write
-    is closed by then, and ``atexit`` handlers registered before this one
-    still run after it.
+    alive at exit (``object.__del__``), and a build that finished has closed
+    what it wrote. One that failed may not have: Sphinx's doctest builder
+    closes its report only in ``finish`` or when the collector frees it, so
+    after a failed build the process exits as Python makes it.
     """
     gc.freeze()
