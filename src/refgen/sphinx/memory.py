@@ -18,9 +18,10 @@ was 15 s of a 68 s build (bench/RESULTS.md). Three things keep it short:
 - a page written one at a time has its doctree's cycles cut once the next
   page is resolved, so reference counting frees it at once.
 
-All of it is undone at the end of the build (``gc.unfreeze``), and done once
-more for good when the process exits: Python's exit walks every object the
-process holds, which after a build is most of a second.
+All of it is undone at the end of the build (``gc.unfreeze``), or when
+planning fails. After a build that did not fail, everything is frozen once
+more as the process exits: Python's exit otherwise walks every object the
+process holds, more than a second after a build of the bench library.
 """
 
 from __future__ import annotations
