@@ -17,11 +17,14 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx.search.en import SearchEnglish
+from sphinx.writers.html5 import HTML5Translator
 
 from refgen.config import settings_table
 from refgen.render import blocks as b
-from refgen.sphinx.nodes import expand, expand_tables, refgen_table
+from refgen.sphinx.html_tables import is_stock_writer
+from refgen.sphinx.nodes import data_words, expand, expand_tables, refgen_table
 from refgen.testing import BuildResult, sphinx_build, write_scenario_project
+from tests.conftest import copy_docs
 from tests.html_helpers import read_html
 
 PAGE = "reference/refgen_scenarios.training/UpdateWorkingSetScenario"
@@ -146,3 +149,95 @@ def test_a_table_in_a_docstring_in_a_table_cell_builds_everywhere(tmp_path: Path
     html = read_html(tmp_path / "_build" / "html" / "reference" / "grids.layout" / "Grid.html")
     nested = [t for t in html.find_all("table") if t.find_parent("table")]
     assert nested and "fourteen" in nested[0].get_text()
+
+
+SAME_WRITER = '''
+
+from sphinx.writers.html5 import HTML5Translator
+
+
+class SameTablesTranslator(HTML5Translator):
+    """Writes every node as Sphinx does, through a method of its own."""
+
+    def visit_paragraph(self, node):
+        super().visit_paragraph(node)
+
+
+def setup(app):
+    app.set_translator("html", SameTablesTranslator, override=True)
+'''
+
+
+def test_tables_written_straight_to_html_are_the_tables_sphinx_writes(
+    site: BuildResult, tmp_path: Path
+) -> None:
+    # The site's own build writes compact tables from their layout; a translator with
+    # a paragraph method of its own is not Sphinx's as far as refgen can tell, so it
+    # gets every table expanded into nodes. Both must write the same bytes.
+    namespace: dict[str, object] = {}
+    exec(SAME_WRITER, namespace)
+    assert is_stock_writer(HTML5Translator)
+    assert not is_stock_writer(namespace["SameTablesTranslator"])  # type: ignore[arg-type]
+    srcdir = copy_docs(tmp_path / "docs")
+    with (srcdir / "conf.py").open("a") as conf:
+        conf.write(SAME_WRITER)
+    expanded = sphinx_build(srcdir, tmp_path / "html", "html", "-W", "--keep-going")
+    assert expanded.returncode == 0, expanded.stderr
+    pages = sorted(p.relative_to(site.outdir) for p in site.outdir.rglob("*.html"))
+    tables = sum((site.outdir / page).read_text().count("<table") for page in pages)
+    assert len(pages) > 50 and tables > 100, (len(pages), tables)
+    differ = [
+        str(page)
+        for page in pages
+        if (site.outdir / page).read_bytes() != (expanded.outdir / page).read_bytes()
+    ]
+    assert not differ
+    assert (site.outdir / "searchindex.js").read_bytes() == (
+        expanded.outdir / "searchindex.js"
+    ).read_bytes()
+
+
+THEMED_ROWS = """
+from sphinx.writers.html5 import HTML5Translator
+
+
+class ThemedTranslator(HTML5Translator):
+    def visit_row(self, node):
+        node["classes"].append("themed-row")
+        super().visit_row(node)
+
+
+def setup(app):
+    app.set_translator("html", ThemedTranslator, override=True)
+"""
+
+
+def test_a_theme_that_writes_rows_its_own_way_gets_its_rows(tmp_path: Path) -> None:
+    project = write_scenario_project(tmp_path, "themed", {"layout": GRID}, conf_extra=THEMED_ROWS)
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    html = read_html(tmp_path / "_build" / "html" / "reference" / "themed.layout" / "Grid.html")
+    rows = html.select("table.refgen-inputs tr")
+    assert rows and all("themed-row" in row.get("class", []) for row in rows)
+
+
+def test_the_search_index_gets_the_words_of_data_cells_as_written() -> None:
+    figure = b.Figure("1,234", ".5", 5, 2)
+    table = b.Table(
+        header=((b.text("Name"),), (b.text("Value"),)),
+        rows=(
+            ((b.Paragraph((b.AnchorLink("m.C.peak_rate", "peak_rate"),)),), (b.text(figure),)),
+            ((b.Paragraph((b.Code("Q_(3, 'kW')"),)),), (b.text(b.Xref("attr", "m.C.y", "y")),)),
+        ),
+    )
+    live = nodes.entry("", nodes.paragraph("", "linked words"))
+    compact = refgen_table("", live, classes=["colwidths-auto"], layout=table)
+    english = SearchEnglish({})
+    written = [
+        word
+        for text in expand(compact).findall(nodes.Text)
+        if text.astext() != "linked words"
+        for word in english.split(text.astext())
+    ]
+    assert sorted(english.split(data_words(table))) == sorted(written)
+    assert "peak_rate" in written and "1" in written and "234" in written

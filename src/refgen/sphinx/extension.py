@@ -33,6 +33,7 @@ from refgen.sphinx import (
     examples,
     exports,
     highlighting,
+    html_tables,
     incremental,
     memory,
     navigation,
@@ -176,9 +177,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
         (nodes.refgen_copy_button, (nodes.visit_copy_button_html, None), (nodes.skip_node, None)),
         (
             nodes.refgen_table,
-            (nodes.visit_compact_table, None),
+            (html_tables.visit_compact_table_html, None),
             (nodes.visit_compact_table, None),
         ),
+        (nodes.refgen_search_words, (nodes.skip_node, None), (nodes.skip_node, None)),
         (
             nodes.refgen_details,
             (nodes.visit_details_html, nodes.depart_details_html),

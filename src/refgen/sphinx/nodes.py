@@ -57,10 +57,16 @@ def quiet_optional_link(app: object, domain: object, node: addnodes.pending_xref
 
 
 def visit_identifier_html(translator: Any, node: refgen_identifier) -> None:
-    translator.body.append(translator.starttag(node, "code", "", CLASS="docutils literal"))
-    translator.body.append(breakable(node.astext()))
-    translator.body.append("</code>")
+    write_identifier(translator, node, node.astext())
     raise nodes.SkipNode
+
+
+def write_identifier(translator: Any, node: Any, name: str) -> None:
+    """``name`` as HTML code with the classes and ids of ``node`` (a node, or a mapping
+    holding them)."""
+    translator.body.append(translator.starttag(node, "code", "", CLASS="docutils literal"))
+    translator.body.append(breakable(name))
+    translator.body.append("</code>")
 
 
 def breakable(name: str) -> str:
@@ -548,7 +554,7 @@ def expand(compact: refgen_table) -> nodes.table:
     """The docutils table of a :class:`refgen_table`: its data cells built, its live
     cells' nodes moved into their places."""
     item: b.Table = compact["layout"]
-    live = dict(zip(live_cells(item), compact.children, strict=True))
+    live = dict(zip(live_cells(item), live_entries(compact), strict=True))
 
     def entry(row: int, column: int, cell: b.Cell) -> nodes.entry:
         built = live.get((row, column))
@@ -581,14 +587,55 @@ NO_NESTED_TABLES = frozenset({"text", "man"})
 """Output formats whose Sphinx writers stop the build at a table inside a table."""
 
 
+def live_entries(compact: refgen_table) -> list[nodes.entry]:
+    """The cells of ``compact`` built as nodes when the page was read (:func:`live_cells`)."""
+    return [child for child in compact.children if isinstance(child, nodes.entry)]
+
+
+class refgen_search_words(nodes.Invisible, nodes.Element):
+    """The text of a compact table's data cells, for the search index only: HTML writes
+    the table from its layout (:mod:`refgen.sphinx.html_tables`), never this."""
+
+
+def data_words(table: b.Table) -> str:
+    """The text of every data cell of ``table``, each piece a node's text would be apart."""
+    live = set(live_cells(table))
+    pieces = []
+    for row, cells in enumerate((table.header, *table.rows), start=HEADER_ROW):
+        for column, cell in enumerate(cells):
+            if (row, column) not in live:
+                for block in cell:
+                    if isinstance(block, b.Paragraph):
+                        pieces += [text for item in block.inlines for text in inline_texts(item)]
+    return " ".join(pieces)
+
+
+def inline_texts(item: b.Inline) -> tuple[str, ...]:
+    match item:
+        case b.Text() | b.Code():
+            return (item.text,)
+        case b.Figure():
+            return (item.whole, item.fraction)
+        case b.AnchorLink():
+            return (item.label,)
+    return ()
+
+
 def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> None:
     """``doctree-resolved``: every :class:`refgen_table` of the page as a docutils table,
     after the links in it are resolved and before any writer or the search index reads it.
 
+    HTML writes a compact table from its layout (:mod:`refgen.sphinx.html_tables`):
+    there it stays compact, and the search index gets its data cells' text.
     Where the writer cannot nest tables, a table a docstring put in a cell (a
     ``list-table`` in an attribute's description) becomes a list of its rows.
     """
-    flat = getattr(getattr(app, "builder", None), "format", "") in NO_NESTED_TABLES
+    output = getattr(getattr(app, "builder", None), "format", "")
+    if output == "html":
+        for compact in doctree.findall(refgen_table):
+            compact += refgen_search_words("", nodes.Text(data_words(compact["layout"])))
+        return
+    flat = output in NO_NESTED_TABLES
     for compact in list(doctree.findall(refgen_table)):
         table = expand(compact)
         compact.replace_self(table)

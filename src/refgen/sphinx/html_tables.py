@@ -1,0 +1,214 @@
+"""Compact tables written straight to HTML, as Sphinx's HTML writer writes them expanded.
+
+A class page is mostly tables of figures (:class:`~refgen.sphinx.nodes.refgen_table`).
+Expanded into docutils nodes, every cell becomes an ``entry``, a ``paragraph``
+and its inlines, each built, walked by the ``doctree-resolved`` handlers and
+the search index, and dispatched one by one through the translator: about
+half of the nodes an HTML build writes. Here the cells of plain data go from
+the page model to the same markup without nodes in between, through the
+translator's own ``starttag`` and ``encode`` (the one escaping path); cells
+built as nodes when the page was read (links elsewhere, targets, prose) are
+walked by the translator as usual.
+
+The markup is the stock HTML5 translator's. A translator that changes how any
+of the parts involved is written (a theme's own ``visit_table``, say) gets the
+expanded table instead (:func:`writes_tables_as_sphinx`), so what it writes is
+its own. ``tests/test_html_tables.py`` holds the two ways to the same bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from sphinx.writers.html5 import HTML5Translator
+
+from refgen.render import blocks as b
+from refgen.sphinx import nodes as refgen_nodes
+
+WRITER_METHODS = (
+    "visit_table",
+    "depart_table",
+    "visit_tgroup",
+    "visit_colspec",
+    "depart_colspec",
+    "visit_thead",
+    "depart_thead",
+    "visit_tbody",
+    "depart_tbody",
+    "visit_row",
+    "depart_row",
+    "visit_entry",
+    "depart_entry",
+    "visit_paragraph",
+    "depart_paragraph",
+    "visit_Text",
+    "visit_literal",
+    "depart_literal",
+    "visit_inline",
+    "depart_inline",
+    "visit_reference",
+    "depart_reference",
+    "starttag",
+    "encode",
+    "attval",
+)
+"""What writing an expanded table calls on the translator: all must be Sphinx's own."""
+
+REFGEN_VISITORS = {"visit_refgen_identifier": refgen_nodes.visit_identifier_html}
+
+_STOCK: dict[type, bool] = {}
+
+
+def writes_tables_as_sphinx(translator: Any) -> bool:
+    """Whether ``translator`` writes tables, paragraphs and inlines exactly as Sphinx's
+    HTML5 translator does, refgen's names included."""
+    return is_stock_writer(type(translator)) and all(
+        getattr(getattr(translator, name, None), "__func__", None) is visitor
+        for name, visitor in REFGEN_VISITORS.items()
+    )
+
+
+def is_stock_writer(kind: type) -> bool:
+    """Whether translators of class ``kind`` are Sphinx's HTML5 translator, or a subclass
+    that changes none of :data:`WRITER_METHODS`."""
+    if kind not in _STOCK:
+        _STOCK[kind] = issubclass(kind, HTML5Translator) and all(
+            getattr(kind, name) is getattr(HTML5Translator, name) for name in WRITER_METHODS
+        )
+    return _STOCK[kind]
+
+
+def visit_compact_table_html(translator: Any, node: refgen_nodes.refgen_table) -> None:
+    """The HTML writer's visitor of :class:`~refgen.sphinx.nodes.refgen_table`."""
+    if not writes_tables_as_sphinx(translator):
+        refgen_nodes.visit_compact_table(translator, node)
+    TableWriter(translator, node).write()
+    raise nodes.SkipNode
+
+
+class TableWriter:
+    """Writes one compact table into ``translator.body``."""
+
+    def __init__(self, translator: Any, node: refgen_nodes.refgen_table) -> None:
+        self.translator = translator
+        self.body: list[str] = translator.body
+        self.node = node
+        self.layout: b.Table = node["layout"]
+        self.live = dict(
+            zip(
+                refgen_nodes.live_cells(self.layout),
+                refgen_nodes.live_entries(node),
+                strict=True,
+            )
+        )
+        self.tags: dict[tuple[str, tuple[str, ...]], str] = {}
+
+    def write(self) -> None:
+        translator, layout = self.translator, self.layout
+        translator.visit_table(self.node)  # the table's own tag, classes and ids, as written
+        stubs = [column < layout.stub_columns for column in range(layout.columns)]
+        self.body.append("<thead>\n")
+        self._row(refgen_nodes.HEADER_ROW, layout.header, stubs, layout.header_spans)
+        self.body.append("</thead>\n<tbody>\n")
+        for number, cells in enumerate(layout.rows):
+            self._row(number, cells, stubs, ())
+        self.body.append("</tbody>\n")
+        translator.depart_table(self.node)
+
+    def _row(
+        self, number: int, cells: tuple[b.Cell, ...], stubs: list[bool], spans: tuple[int, ...]
+    ) -> None:
+        indices = self.translator._table_row_indices
+        indices[-1] += 1
+        self.body.append(self._tag("tr", ("row-even" if indices[-1] % 2 == 0 else "row-odd",)))
+        column = 0
+        for index, cell in enumerate(cells):
+            span = spans[index] if index < len(spans) else 1
+            self._cell(number, index, column, cell, stubs, span)
+            column += span
+        self.body.append("</tr>\n")
+
+    def _cell(
+        self, number: int, index: int, column: int, cell: b.Cell, stubs: list[bool], span: int
+    ) -> None:
+        header = number == refgen_nodes.HEADER_ROW
+        kinds = [*(["head"] if header else []), *(["stub"] if stubs[column] else [])]
+        tagname = "th" if kinds else "td"
+        extra = () if header else self.layout.classes_of(number, index)
+        spans = {"colspan": span} if span > 1 else {}
+        live = self.live.get((number, index))
+        if live is None:
+            node: dict[str, list[str]] = {"classes": list(extra)}
+            self.body.append(self.translator.starttag(node, tagname, "", classes=kinds, **spans))
+            paragraphs = [block for block in cell if isinstance(block, b.Paragraph)]
+            for paragraph in paragraphs:
+                self._paragraph(paragraph, alone=len(paragraphs) == 1)
+        else:
+            shown = {"classes": [*live["classes"], *extra], "ids": list(live["ids"])}
+            self.body.append(self.translator.starttag(shown, tagname, "", classes=kinds, **spans))
+            for child in live.children:
+                child.walkabout(self.translator)
+        self.body.append(f"</{tagname}>\n")
+
+    def _paragraph(self, paragraph: b.Paragraph, alone: bool) -> None:
+        self.body.append(self._tag("p", paragraph.classes))
+        for item in paragraph.inlines:
+            self._inline(item)
+        self.body.append("</p>" if alone else "</p>\n")
+
+    def _inline(self, item: b.Inline) -> None:
+        translator = self.translator
+        match item:
+            case b.Text():
+                self.body.append(translator.encode(item.text))
+            case b.Code():
+                self._code(item)
+            case b.Figure():
+                self.body.append(self._tag("span", ("refgen-figure",)))
+                for text, kind, width in (
+                    (item.whole, "whole", item.whole_width),
+                    (item.fraction, "fraction", item.fraction_width),
+                ):
+                    size = f"refgen-w{min(width, refgen_nodes.WIDEST_FIGURE_PART)}"
+                    self.body.append(self._tag("span", (f"refgen-{kind}", size)))
+                    self.body += [translator.encode(text), "</span>"]
+                self.body.append("</span>")
+            case b.AnchorLink():
+                link: dict[str, list[str]] = {"classes": []}
+                atts = {"class": "reference internal", "href": f"#{item.anchor}"}
+                self.body.append(translator.starttag(link, "a", "", **atts))
+                classes = ["xref", "py", "py-attr", refgen_nodes.IDENTIFIER_CLASS]
+                refgen_nodes.write_identifier(translator, {"classes": classes}, item.label)
+                self.body.append("</a>")
+            case _:
+                raise TypeError(f"not plain data: {item!r}")
+
+    def _code(self, item: b.Code) -> None:
+        translator = self.translator
+        encoded = translator.encode(item.text)
+        if "kbd" in item.classes:
+            node = {"classes": list(item.classes)}
+            tag = translator.starttag(node, "kbd", "", CLASS="docutils literal notranslate")
+            self.body += [tag, encoded, "</kbd>"]
+            return
+        node = {"classes": list(item.classes)}
+        tag = translator.starttag(node, "code", "", CLASS="docutils literal notranslate")
+        self.body.append(tag)
+        for token in translator.words_and_spaces.findall(encoded):
+            if token.strip():
+                self.body.append(f'<span class="pre">{token}</span>')
+            elif token in {" ", "\n"}:
+                self.body.append(token)
+            else:
+                self.body.append("&#160;" * (len(token) - 1) + " ")
+        self.body.append("</code>")
+
+    def _tag(self, tagname: str, classes: tuple[str, ...]) -> str:
+        """A start tag with classes only, made by the translator once per table."""
+        key = (tagname, classes)
+        found = self.tags.get(key)
+        if found is None:
+            node = {"classes": list(classes)}
+            found = self.tags[key] = self.translator.starttag(node, tagname, "")
+        return found
