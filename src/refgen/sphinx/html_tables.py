@@ -27,9 +27,14 @@ from refgen.render import blocks as b
 from refgen.sphinx import nodes as refgen_nodes
 
 WRITER_METHODS = (
+    "dispatch_visit",
+    "dispatch_departure",
+    "unknown_visit",
+    "unknown_departure",
     "visit_table",
     "depart_table",
     "visit_tgroup",
+    "depart_tgroup",
     "visit_colspec",
     "depart_colspec",
     "visit_thead",
@@ -43,6 +48,7 @@ WRITER_METHODS = (
     "visit_paragraph",
     "depart_paragraph",
     "visit_Text",
+    "depart_Text",
     "visit_literal",
     "depart_literal",
     "visit_inline",
@@ -52,8 +58,20 @@ WRITER_METHODS = (
     "starttag",
     "encode",
     "attval",
+    "report_messages",
 )
 """What writing an expanded table calls on the translator: all must be Sphinx's own."""
+
+WRITERS_MODULES = frozenset(
+    {
+        "sphinx.writers.html5",
+        "sphinx.util.docutils",
+        "docutils.writers._html_base",
+        "docutils.writers.html5_polyglot",
+        "docutils.nodes",
+    }
+)
+"""Where Sphinx's HTML5 translator and the classes it extends define their methods."""
 
 REFGEN_VISITORS = {"visit_refgen_identifier": refgen_nodes.visit_identifier_html}
 
@@ -62,19 +80,35 @@ _STOCK: dict[type, bool] = {}
 
 def writes_tables_as_sphinx(translator: Any) -> bool:
     """Whether ``translator`` writes tables, paragraphs and inlines exactly as Sphinx's
-    HTML5 translator does, refgen's names included."""
-    return is_stock_writer(type(translator)) and all(
-        getattr(getattr(translator, name, None), "__func__", None) is visitor
-        for name, visitor in REFGEN_VISITORS.items()
+    HTML5 translator does, refgen's names included: its class changes none of
+    :data:`WRITER_METHODS`, and no extension replaced one on it (``app.add_node`` with
+    ``override=True`` sets visitors on the translator itself)."""
+    own = vars(translator)
+    return (
+        is_stock_writer(type(translator))
+        and not any(name in own for name in WRITER_METHODS)
+        and all(
+            getattr(getattr(translator, name, None), "__func__", None) is visitor
+            for name, visitor in REFGEN_VISITORS.items()
+        )
     )
 
 
 def is_stock_writer(kind: type) -> bool:
     """Whether translators of class ``kind`` are Sphinx's HTML5 translator, or a subclass
-    that changes none of :data:`WRITER_METHODS`."""
+    that changes none of :data:`WRITER_METHODS`, and no one replaced those on Sphinx's
+    or docutils' classes either."""
     if kind not in _STOCK:
-        _STOCK[kind] = issubclass(kind, HTML5Translator) and all(
-            getattr(kind, name) is getattr(HTML5Translator, name) for name in WRITER_METHODS
+        _STOCK[kind] = (
+            issubclass(kind, HTML5Translator)
+            and all(
+                getattr(kind, name) is getattr(HTML5Translator, name) for name in WRITER_METHODS
+            )
+            and all(
+                getattr(getattr(kind, name), "__module__", None) in WRITERS_MODULES
+                for name in WRITER_METHODS
+            )
+            and kind.words_and_spaces is HTML5Translator.words_and_spaces
         )
     return _STOCK[kind]
 
@@ -161,7 +195,7 @@ class TableWriter:
         translator = self.translator
         match item:
             case b.Text():
-                self.body.append(translator.encode(item.text))
+                self.body.append(translator.encode(shown(item.text)))
             case b.Code():
                 self._code(item)
             case b.Figure():
@@ -172,21 +206,22 @@ class TableWriter:
                 ):
                     size = f"refgen-w{min(width, refgen_nodes.WIDEST_FIGURE_PART)}"
                     self.body.append(self._tag("span", (f"refgen-{kind}", size)))
-                    self.body += [translator.encode(text), "</span>"]
+                    self.body += [translator.encode(shown(text)), "</span>"]
                 self.body.append("</span>")
             case b.AnchorLink():
                 link: dict[str, list[str]] = {"classes": []}
                 atts = {"class": "reference internal", "href": f"#{item.anchor}"}
                 self.body.append(translator.starttag(link, "a", "", **atts))
                 classes = ["xref", "py", "py-attr", refgen_nodes.IDENTIFIER_CLASS]
-                refgen_nodes.write_identifier(translator, {"classes": classes}, item.label)
+                label = shown(item.label)
+                refgen_nodes.write_identifier(translator, {"classes": classes}, label)
                 self.body.append("</a>")
             case _:
                 raise TypeError(f"not plain data: {item!r}")
 
     def _code(self, item: b.Code) -> None:
         translator = self.translator
-        encoded = translator.encode(item.text)
+        encoded = translator.encode(shown(item.text))
         if "kbd" in item.classes:
             node = {"classes": list(item.classes)}
             tag = translator.starttag(node, "kbd", "", CLASS="docutils literal notranslate")
@@ -212,3 +247,8 @@ class TableWriter:
             node = {"classes": list(classes)}
             found = self.tags[key] = self.translator.starttag(node, tagname, "")
         return found
+
+
+def shown(text: str) -> str:
+    """``text`` as a text node shows it: docutils drops the null escapes it may hold."""
+    return str(nodes.unescape(text))

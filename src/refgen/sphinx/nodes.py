@@ -597,8 +597,8 @@ class refgen_search_words(nodes.Invisible, nodes.Element):
     the table from its layout (:mod:`refgen.sphinx.html_tables`), never this."""
 
 
-def data_words(table: b.Table) -> str:
-    """The text of every data cell of ``table``, each piece a node's text would be apart."""
+def data_texts(table: b.Table) -> list[str]:
+    """The texts of every data cell of ``table``, one per text node the expanded table has."""
     live = set(live_cells(table))
     pieces = []
     for row, cells in enumerate((table.header, *table.rows), start=HEADER_ROW):
@@ -607,7 +607,7 @@ def data_words(table: b.Table) -> str:
                 for block in cell:
                     if isinstance(block, b.Paragraph):
                         pieces += [text for item in block.inlines for text in inline_texts(item)]
-    return " ".join(pieces)
+    return [piece for piece in pieces if piece]
 
 
 def inline_texts(item: b.Inline) -> tuple[str, ...]:
@@ -625,15 +625,17 @@ def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> No
     """``doctree-resolved``: every :class:`refgen_table` of the page as a docutils table,
     after the links in it are resolved and before any writer or the search index reads it.
 
-    HTML writes a compact table from its layout (:mod:`refgen.sphinx.html_tables`):
-    there it stays compact, and the search index gets its data cells' text.
-    Where the writer cannot nest tables, a table a docstring put in a cell (a
-    ``list-table`` in an attribute's description) becomes a list of its rows.
+    HTML writes a compact table from its layout (:mod:`refgen.sphinx.html_tables`): there
+    it stays compact, and the search index gets its data cells' text, unless a handler
+    of this event that runs later may read or change table cells (another extension's,
+    or conf.py's). Where the writer cannot nest tables, a table a docstring put in a
+    cell (a ``list-table`` in an attribute's description) becomes a list of its rows.
     """
     output = getattr(getattr(app, "builder", None), "format", "")
-    if output == "html":
+    if output == "html" and not later_handlers_may_read_cells(app):
         for compact in doctree.findall(refgen_table):
-            compact += refgen_search_words("", nodes.Text(data_words(compact["layout"])))
+            texts = [nodes.Text(text) for text in data_texts(compact["layout"])]
+            compact += refgen_search_words("", *texts)
         return
     flat = output in NO_NESTED_TABLES
     for compact in list(doctree.findall(refgen_table)):
@@ -641,6 +643,27 @@ def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> No
         compact.replace_self(table)
         if flat:
             rows_as_lists(table)
+
+
+QUIET_HANDLERS = ("refgen.", "sphinx.ext.todo", "sphinx.ext.ifconfig")
+"""Modules whose ``doctree-resolved`` handlers look only at nodes of their own, never in a
+table cell of plain data."""
+
+
+def later_handlers_may_read_cells(app: object) -> bool:
+    """Whether a ``doctree-resolved`` handler that runs after :func:`expand_tables` comes
+    from anywhere but :data:`QUIET_HANDLERS` (when unsure: yes)."""
+    listeners = getattr(getattr(app, "events", None), "listeners", {}).get("doctree-resolved")
+    if not listeners:
+        return True
+    ordered = sorted(listeners, key=lambda listener: listener.priority)
+    ours = [index for index, listener in enumerate(ordered) if listener.handler is expand_tables]
+    if not ours:
+        return True
+    return any(
+        not str(getattr(listener.handler, "__module__", "")).startswith(QUIET_HANDLERS)
+        for listener in ordered[ours[0] + 1 :]
+    )
 
 
 def rows_as_lists(table: nodes.table) -> None:
