@@ -115,10 +115,10 @@ def is_stock_writer(kind: type) -> bool:
 
 def visit_compact_table_html(translator: Any, node: refgen_nodes.refgen_table) -> None:
     """The HTML writer's visitor of :class:`~refgen.sphinx.nodes.refgen_table`."""
-    if not writes_tables_as_sphinx(translator):
-        refgen_nodes.visit_compact_table(translator, node)
-    TableWriter(translator, node).write()
-    raise nodes.SkipNode
+    if writes_tables_as_sphinx(translator):
+        TableWriter(translator, node).write()
+        raise nodes.SkipNode
+    refgen_nodes.visit_compact_table(translator, node)  # writes the expanded table instead
 
 
 class TableWriter:
