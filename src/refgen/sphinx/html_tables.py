@@ -13,7 +13,7 @@ walked by the translator as usual.
 The markup is the stock HTML5 translator's. A translator that changes how any
 of the parts involved is written (a theme's own ``visit_table``, say) gets the
 expanded table instead (:func:`writes_tables_as_sphinx`), so what it writes is
-its own. ``tests/test_html_tables.py`` holds the two ways to the same bytes.
+its own. ``tests/test_compact_tables.py`` holds the two ways to the same bytes.
 """
 
 from __future__ import annotations
@@ -173,14 +173,15 @@ class TableWriter:
         spans = {"colspan": span} if span > 1 else {}
         live = self.live.get((number, index))
         if live is None:
-            node: dict[str, list[str]] = {"classes": list(extra)}
-            self.body.append(self.translator.starttag(node, tagname, "", classes=kinds, **spans))
+            attributes = {"classes": list(extra)}
+        else:
+            attributes = {"classes": [*live["classes"], *extra], "ids": list(live["ids"])}
+        self.body.append(self.translator.starttag(attributes, tagname, "", classes=kinds, **spans))
+        if live is None:
             paragraphs = [block for block in cell if isinstance(block, b.Paragraph)]
             for paragraph in paragraphs:
                 self._paragraph(paragraph, alone=len(paragraphs) == 1)
         else:
-            shown = {"classes": [*live["classes"], *extra], "ids": list(live["ids"])}
-            self.body.append(self.translator.starttag(shown, tagname, "", classes=kinds, **spans))
             for child in live.children:
                 child.walkabout(self.translator)
         self.body.append(f"</{tagname}>\n")
@@ -195,49 +196,47 @@ class TableWriter:
         translator = self.translator
         match item:
             case b.Text():
-                self.body.append(translator.encode(shown(item.text)))
+                self._text(item.text)
             case b.Code():
                 self._code(item)
             case b.Figure():
-                self.body.append(self._tag("span", ("refgen-figure",)))
-                for text, kind, width in (
-                    (item.whole, "whole", item.whole_width),
-                    (item.fraction, "fraction", item.fraction_width),
-                ):
-                    size = f"refgen-w{min(width, refgen_nodes.WIDEST_FIGURE_PART)}"
-                    self.body.append(self._tag("span", (f"refgen-{kind}", size)))
-                    self.body += [translator.encode(shown(text)), "</span>"]
+                self.body.append(self._tag("span", (refgen_nodes.FIGURE_CLASS,)))
+                for text, classes in refgen_nodes.figure_parts(item):
+                    self.body.append(self._tag("span", classes))
+                    self._text(text)
+                    self.body.append("</span>")
                 self.body.append("</span>")
             case b.AnchorLink():
                 link: dict[str, list[str]] = {"classes": []}
                 atts = {"class": "reference internal", "href": f"#{item.anchor}"}
                 self.body.append(translator.starttag(link, "a", "", **atts))
-                classes = ["xref", "py", "py-attr", refgen_nodes.IDENTIFIER_CLASS]
-                label = shown(item.label)
-                refgen_nodes.write_identifier(translator, {"classes": classes}, label)
+                code = [*refgen_nodes.ATTRIBUTE_LINK_CLASSES, refgen_nodes.IDENTIFIER_CLASS]
+                label = nodes.Text(item.label).astext()
+                refgen_nodes.write_identifier(translator, {"classes": code}, label)
                 self.body.append("</a>")
             case _:
                 raise TypeError(f"not plain data: {item!r}")
 
+    def _text(self, text: str) -> None:
+        """``text`` written by the translator's own ``visit_Text``, as the text node would be."""
+        self.translator.visit_Text(nodes.Text(text))
+
     def _code(self, item: b.Code) -> None:
+        """Code as Sphinx's ``visit_literal`` writes it: in ``<kbd>``, or in ``<code>`` with
+        its words kept from wrapping."""
         translator = self.translator
-        encoded = translator.encode(shown(item.text))
-        if "kbd" in item.classes:
-            node = {"classes": list(item.classes)}
-            tag = translator.starttag(node, "kbd", "", CLASS="docutils literal notranslate")
-            self.body += [tag, encoded, "</kbd>"]
-            return
-        node = {"classes": list(item.classes)}
-        tag = translator.starttag(node, "code", "", CLASS="docutils literal notranslate")
-        self.body.append(tag)
-        for token in translator.words_and_spaces.findall(encoded):
-            if token.strip():
-                self.body.append(f'<span class="pre">{token}</span>')
-            elif token in {" ", "\n"}:
-                self.body.append(token)
-            else:
-                self.body.append("&#160;" * (len(token) - 1) + " ")
-        self.body.append("</code>")
+        attributes = {"classes": list(item.classes)}
+        keyboard = "kbd" in item.classes
+        tagname = "kbd" if keyboard else "code"
+        self.body.append(
+            translator.starttag(attributes, tagname, "", CLASS="docutils literal notranslate")
+        )
+        if not keyboard:
+            translator.protect_literal_text += 1
+        self._text(item.text)
+        if not keyboard:
+            translator.protect_literal_text -= 1
+        self.body.append(f"</{tagname}>")
 
     def _tag(self, tagname: str, classes: tuple[str, ...]) -> str:
         """A start tag with classes only, made by the translator once per table."""
@@ -247,8 +246,3 @@ class TableWriter:
             node = {"classes": list(classes)}
             found = self.tags[key] = self.translator.starttag(node, tagname, "")
         return found
-
-
-def shown(text: str) -> str:
-    """``text`` as a text node shows it: docutils drops the null escapes it may hold."""
-    return str(nodes.unescape(text))

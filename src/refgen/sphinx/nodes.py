@@ -521,7 +521,7 @@ def data_inline(item: b.Text | b.Code | b.Figure | b.AnchorLink) -> nodes.Node:
         case b.Figure():
             return figure(item)
         case b.AnchorLink():
-            code = identifier(item.label, ["xref", "py", "py-attr"])
+            code = identifier(item.label, list(ATTRIBUTE_LINK_CLASSES))
             return nodes.reference("", "", code, refid=item.anchor, internal=True)
 
 
@@ -693,18 +693,30 @@ WIDEST_FIGURE_PART = 24
 """Widths (in characters) the stylesheet has a ``refgen-w<N>`` class for."""
 
 
+FIGURE_CLASS = "refgen-figure"
+ATTRIBUTE_LINK_CLASSES = ("xref", "py", "py-attr")
+"""Classes of a link to an attribute on the same page (with :data:`IDENTIFIER_CLASS`)."""
+
+
 def figure(item: b.Figure) -> nodes.inline:
     """A number as two boxes of its column's widths, the whole part right-aligned and the
     fraction left-aligned, so the column's decimal points line up."""
-
-    def part(text: str, kind: str, width: int) -> nodes.inline:
-        size = f"refgen-w{min(width, WIDEST_FIGURE_PART)}"
-        return nodes.inline(text, text, classes=[f"refgen-{kind}", size])
-
-    shown = nodes.inline("", "", classes=["refgen-figure"])
-    shown += part(item.whole, "whole", item.whole_width)
-    shown += part(item.fraction, "fraction", item.fraction_width)
+    shown = nodes.inline("", "", classes=[FIGURE_CLASS])
+    for text, classes in figure_parts(item):
+        shown += nodes.inline(text, text, classes=list(classes))
     return shown
+
+
+def figure_parts(item: b.Figure) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """The whole part and the fraction of a figure, each with its classes (its kind, and its
+    column's width in characters)."""
+    return tuple(
+        (text, (f"refgen-{kind}", f"refgen-w{min(width, WIDEST_FIGURE_PART)}"))
+        for text, kind, width in (
+            (item.whole, "whole", item.whole_width),
+            (item.fraction, "fraction", item.fraction_width),
+        )
+    )
 
 
 def identifier(name: str, classes: list[str]) -> refgen_identifier:
