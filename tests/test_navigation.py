@@ -37,11 +37,25 @@ def module_source(module: str, names: list[str]) -> str:
 
 
 CATEGORIES = {"training": ["AlphaScenario", "BetaScenario"], "serving": ["GammaScenario"]}
+REGISTRY = '''"""Named scenarios."""
+
+from navpkg.training import BetaScenario
+
+
+class Named:
+    SmallBeta = BetaScenario(size=1)
+    """A small one."""
+    LargeBeta = BetaScenario(size=3)
+    """A large one."""
+'''
 
 
 def write_project(root: Path, conf_extra: str) -> ScenarioProject:
     modules = {module: module_source(module, names) for module, names in CATEGORIES.items()}
-    project = write_scenario_project(root, "navpkg", modules, conf_extra=conf_extra)
+    modules["registry"] = REGISTRY
+    project = write_scenario_project(
+        root, "navpkg", modules, registry="registry.Named", conf_extra=conf_extra
+    )
     # A hand-written page beside the reference, as a real site has.
     (project.docs / "guide.rst").write_text("Guide\n=====\n\nProse.\n", encoding="utf-8")
     index = project.docs / "index.rst"
@@ -133,6 +147,23 @@ def test_the_setting_off_or_another_theme_leaves_the_theme_alone(
     assert "data-refgen-navigation" not in html
     assert "Serving scenarios" in html  # the theme's own tree lists the other category
     assert not (builds[name].outdir / "_static" / "refgen-navigation.js").exists()
+
+
+def contents_of(result: BuildResult, page: str) -> list[str]:
+    """The entries of furo's "On this page" of ``page``."""
+    html = (result.outdir / page).read_text(encoding="utf-8")
+    return [link.get_text() for link in BeautifulSoup(html, "html.parser").select(".toc-tree a")]
+
+
+def test_generated_pages_enter_tables_of_contents_only_as_deep_as_their_kind(
+    builds: dict[str, BuildResult],
+) -> None:
+    """A class page lists its sections; a registry or comparison page only its title, so
+    furo draws no "On this page" for it, rather than a section per registry entry."""
+    furo = builds["furo"]
+    assert {"Inputs", "Derived attributes", "Registry values"} <= set(contents_of(furo, CLASS_PAGE))
+    assert contents_of(furo, "reference/registry.html") == []
+    assert contents_of(furo, CLASS_PAGE.replace(".html", "-compare.html")) == []
 
 
 # In the browser: the filled sidebar against furo's own.

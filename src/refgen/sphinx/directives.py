@@ -22,11 +22,13 @@ from refgen.render.pages import (
     failure_page,
 )
 from refgen.render.reference_tables import settings_reference, warnings_reference
+from refgen.sphinx import records
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.nodes import NodeBuilder
 from refgen.sphinx.records import note_page
 from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import project_of
+from refgen.sphinx.stubs import set_toc_depth
 
 
 class PageDirective(SphinxDirective):
@@ -53,11 +55,18 @@ class PageDirective(SphinxDirective):
             composed = ComposedPage(failure_page(self.arguments[0], reason, self.page_location()))
         assert composed is not None
         note_page(self.env, composed)
+        self.note_toc_depth(planned)
         for problem in composed.problems:
             warn_problem(problem)
         for subject, block in composed.examples:
             queue_examples(self.env, subject, block)
         return NodeBuilder(self).page(composed.page)
+
+    def note_toc_depth(self, page: PlannedPage) -> None:
+        """A page refgen planned (its stub) enters tables of contents as deep as its kind says."""
+        stub = records.planned_pages(self.env).get(self.env.docname)
+        if stub is not None and stub[0].kind == page.kind:
+            set_toc_depth(self.env.metadata[self.env.docname], page)
 
     def page_location(self) -> SourceLocation:
         return SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)

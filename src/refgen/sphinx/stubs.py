@@ -19,18 +19,25 @@ SUFFIX = ".rst"
 TOC_DEPTHS = {"scenario": 2, "comparison": 1, "registry": 1, "registry-part": 1}
 """How deep pages enter tables of contents: a class page with its sections, not one
 entry per attribute, a registry page by its title only (an entry each), since the
-site's navigation copies every page's contents for every page it writes."""
+site's navigation copies every page's contents for every page it writes.
+
+The directive of a stub sets it (:func:`set_toc_depth`), not a ``:tocdepth:``
+field in the stub: docutils parses a field list with a state machine of its
+own, which cost more than the rest of a stub's parse (bench/RESULTS.md)."""
 
 
 def stub_text(page: PlannedPage) -> str:
     """The reST source of a stub: the generated mark and the page's directive."""
-    lines = [GENERATED_MARK, ""]
-    if page.kind in TOC_DEPTHS:
-        lines += [f":tocdepth: {TOC_DEPTHS[page.kind]}", ""]
-    lines.append(f".. refgen-{page.kind}:: {page.argument}")
+    lines = [GENERATED_MARK, "", f".. refgen-{page.kind}:: {page.argument}"]
     if page.children:
         lines += ["", *(f"   {child}" for child in page.children)]
     return "\n".join(lines) + "\n"
+
+
+def set_toc_depth(metadata: dict[str, object], page: PlannedPage) -> None:
+    """Give a stub's page its depth in tables of contents, unless its metadata has one."""
+    if page.kind in TOC_DEPTHS:
+        metadata.setdefault("tocdepth", TOC_DEPTHS[page.kind])
 
 
 def write_if_changed(path: Path, text: str) -> bool:
