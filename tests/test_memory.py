@@ -118,6 +118,55 @@ def test_each_written_doctree_is_freed_without_the_collector(tmp_path: Path) -> 
     assert gc.get_freeze_count() == 0  # collecting as usual after the build
 
 
+# With the collector off from the start, and a freeze after every other page read, a
+# page's content still alive when reading ends was frozen with the environment or is
+# content whose cycles nobody cut.
+WATCH_READ_DOCTREES = """
+import gc
+import json
+import weakref
+from pathlib import Path
+
+import refgen.sphinx.memory
+
+refgen.sphinx.memory.PAGES_READ_BETWEEN_FREEZES = 2
+_read = []
+
+
+def _stop_collecting(app):
+    gc.disable()
+
+
+def _watch(app, doctree):
+    _read.append(weakref.ref(doctree.children[-1]))
+
+
+def _report(app, env):
+    alive = sum(1 for content in _read if content() is not None)
+    gc.enable()
+    report = {"read": len(_read), "alive": alive}
+    Path(app.outdir, "doctrees-alive.json").write_text(json.dumps(report))
+
+
+def setup(app):
+    app.connect("builder-inited", _stop_collecting, priority=0)
+    app.connect("doctree-read", _watch, priority=999)
+    app.connect("env-updated", _report, priority=0)
+"""
+
+
+def test_each_page_read_is_freed_without_the_collector_though_frozen_often(
+    tmp_path: Path,
+) -> None:
+    project = shapes_project(tmp_path, WATCH_READ_DOCTREES)
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    report = json.loads((result.outdir / "doctrees-alive.json").read_text())
+    assert report["read"] >= 6
+    assert report["alive"] <= 1  # the page read last, still in Sphinx's cache
+    assert gc.get_freeze_count() == 0
+
+
 def test_a_taken_apart_document_has_no_cycles_left() -> None:
     document = new_document("<page>", get_default_settings(Parser))
     Parser().parse("Title\n=====\n\nA *page* with a ``literal`` and a `link`_.\n", document)

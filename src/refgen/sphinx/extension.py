@@ -214,6 +214,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
     app.connect("doctree-read", memory.release_read_doctrees)
+    app.connect("env-purge-doc", memory.let_go_of_pages_read)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
     app.connect("doctree-resolved", nodes.expand_tables)
