@@ -62,38 +62,44 @@ REGISTRY = '''
         Tile = Square(side=0.3)
         Dice = Cube(edge=0.016)
 '''
-# With the collector off while pages are written, a page's content still alive at the
-# end is content whose cycles nobody cut.
-WATCH_DOCTREES = """
+
+
+def doctree_watcher(watched: str, stop_collecting_at: str, report_at: str, before: str = "") -> str:
+    """``conf.py`` code that keeps a weak reference to the content of every doctree the
+    event ``watched`` hands over, turns the collector off at ``stop_collecting_at``, and at
+    ``report_at`` writes to ``doctrees-alive.json`` how many were seen and are still alive.
+
+    With the collector off, content still alive is content whose cycles nobody cut
+    (or that was frozen with something else)."""
+    return f"""
 import gc
 import json
 import weakref
 from pathlib import Path
 
-import pytest
-
-_resolved = []
-
-
-def _watch(app, doctree, docname):
-    _resolved.append(weakref.ref(doctree.children[0]))
+{before}
+_seen = []
 
 
-def _stop_collecting(app, builder):
+def _watch(app, doctree, *rest):
+    _seen.append(weakref.ref(doctree.children[-1]))
+
+
+def _stop_collecting(app, *rest):
     gc.disable()
 
 
-def _report(app, exception):
-    alive = sum(1 for doctree in _resolved if doctree() is not None)
+def _report(app, *rest):
+    alive = sum(1 for content in _seen if content() is not None)
     gc.enable()
-    report = {"resolved": len(_resolved), "alive": alive}
+    report = {{"seen": len(_seen), "alive": alive}}
     Path(app.outdir, "doctrees-alive.json").write_text(json.dumps(report))
 
 
 def setup(app):
-    app.connect("doctree-resolved", _watch, priority=999)
-    app.connect("write-started", _stop_collecting, priority=999)
-    app.connect("build-finished", _report, priority=100)
+    app.connect("{watched}", _watch, priority=999)
+    app.connect("{stop_collecting_at}", _stop_collecting, priority=0)
+    app.connect("{report_at}", _report, priority=0)
 """
 
 
@@ -109,60 +115,29 @@ def shapes_project(tmp_path: Path, conf_extra: str) -> ScenarioProject:
 
 
 def test_each_written_doctree_is_freed_without_the_collector(tmp_path: Path) -> None:
-    project = shapes_project(tmp_path, WATCH_DOCTREES)
+    watcher = doctree_watcher("doctree-resolved", "write-started", "build-finished")
+    project = shapes_project(tmp_path, watcher)
     result = project.build("html", "-W")
     assert result.returncode == 0, result.stderr
     report = json.loads((result.outdir / "doctrees-alive.json").read_text())
-    assert report["resolved"] >= 6
+    assert report["seen"] >= 6
     assert report["alive"] <= 1  # the page written last, taken apart when the build ends
     assert gc.get_freeze_count() == 0  # collecting as usual after the build
-
-
-# With the collector off from the start, and a freeze after every other page read, a
-# page's content still alive when reading ends was frozen with the environment or is
-# content whose cycles nobody cut.
-WATCH_READ_DOCTREES = """
-import gc
-import json
-import weakref
-from pathlib import Path
-
-import refgen.sphinx.memory
-
-refgen.sphinx.memory.PAGES_READ_BETWEEN_FREEZES = 2
-_read = []
-
-
-def _stop_collecting(app):
-    gc.disable()
-
-
-def _watch(app, doctree):
-    _read.append(weakref.ref(doctree.children[-1]))
-
-
-def _report(app, env):
-    alive = sum(1 for content in _read if content() is not None)
-    gc.enable()
-    report = {"read": len(_read), "alive": alive}
-    Path(app.outdir, "doctrees-alive.json").write_text(json.dumps(report))
-
-
-def setup(app):
-    app.connect("builder-inited", _stop_collecting, priority=0)
-    app.connect("doctree-read", _watch, priority=999)
-    app.connect("env-updated", _report, priority=0)
-"""
 
 
 def test_each_page_read_is_freed_without_the_collector_though_frozen_often(
     tmp_path: Path,
 ) -> None:
-    project = shapes_project(tmp_path, WATCH_READ_DOCTREES)
+    """With the collector off from the start and a freeze after every other page."""
+    freeze_often = (
+        "import refgen.sphinx.memory\nrefgen.sphinx.memory.PAGES_READ_BETWEEN_FREEZES = 2"
+    )
+    watcher = doctree_watcher("doctree-read", "builder-inited", "env-updated", freeze_often)
+    project = shapes_project(tmp_path, watcher)
     result = project.build("html", "-W")
     assert result.returncode == 0, result.stderr
     report = json.loads((result.outdir / "doctrees-alive.json").read_text())
-    assert report["read"] >= 6
+    assert report["seen"] >= 6
     assert report["alive"] <= 1  # the page read last, still in Sphinx's cache
     assert gc.get_freeze_count() == 0
 
