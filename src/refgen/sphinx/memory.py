@@ -101,7 +101,10 @@ def release_read_doctrees(app: Sphinx, doctree: nodes.document) -> None:
     (``BuildEnvironment._write_doc_doctree_cache``), so a site of many pages
     would hold all of them at once. Each was pickled to the doctree folder
     before the next page is read; when it is missing from the cache, Sphinx
-    unpickles it.
+    unpickles it. Read one at a time, the cache is already empty here
+    (:func:`let_go_of_pages_read`). A process reading pages in parallel gets
+    no ``env-purge-doc``: Sphinx 9 caches nothing there, and for a version
+    that does, this keeps the cache to one page.
     """
     _forget_cached_doctrees(app)
 
