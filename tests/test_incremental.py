@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from sphinx.search import js_index
 
 from refgen.sphinx.extension import page_model_version
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
@@ -393,6 +394,11 @@ def highlighted_sources(outdir: Path) -> dict[str, str]:
     }
 
 
+def search_index(outdir: Path) -> dict[str, object]:
+    """What the search page knows: searchindex.js, read back as data."""
+    return js_index.loads((outdir / "searchindex.js").read_text(encoding="utf-8"))
+
+
 def assert_same_as_clean(project: ScenarioProject, result: BuildResult, *options: str) -> None:
     """``result``, an incremental build with ``options``, gives what a clean one gives."""
     outdir = project.root / "_build" / "clean"
@@ -401,6 +407,7 @@ def assert_same_as_clean(project: ScenarioProject, result: BuildResult, *options
     assert reference_texts(result.outdir) == reference_texts(clean.outdir)
     assert exported_files(result.outdir) == exported_files(clean.outdir)
     assert highlighted_sources(result.outdir) == highlighted_sources(clean.outdir)
+    assert search_index(result.outdir) == search_index(clean.outdir)
     assert sorted(result.warnings) == sorted(
         w.replace(str(clean.outdir), str(result.outdir)) for w in clean.warnings
     )
@@ -460,6 +467,42 @@ def test_a_deleted_class_loses_its_page(chain: ScenarioProject) -> None:
     assert not (result.outdir / "reference" / "chain.models" / "Counted.html").exists()
     assert not (chain.docs / "reference" / "chain.models" / "Counted.rst").exists()
     assert_same_as_clean(chain, result)
+
+
+def pages_indexed_under(result: BuildResult, entry: str) -> list[str]:
+    """The pages the search page offers for a general-index entry."""
+    index = search_index(result.outdir)
+    return [index["docnames"][place[0]] for place in index["indexentries"].get(entry, [])]
+
+
+def test_the_search_page_still_finds_classes_whose_pages_were_not_rewritten(
+    chain: ScenarioProject,
+) -> None:
+    """Sphinx's own incremental build forgets the index entries of every page it does
+    not write (sphinx-doc/sphinx#12599); refgen's gives them back."""
+    touch_edit(chain.module_path("deep"), "return x * 2", "return x * 5")
+    result = chain.build("html", "-W")
+    assert "reference/chain.models/Counted" not in reread(result)
+    assert pages_indexed_under(result, "counted (class in chain.models)") == [
+        "reference/chain.models/Counted"
+    ]
+    assert pages_indexed_under(result, "direct (class in chain.models)") == [
+        "reference/chain.models/Direct"
+    ]
+
+
+@pytest.mark.parametrize("previous", ["Search.setIndex({not json", 'Search.setIndex({"a":1})'])
+def test_an_unreadable_search_index_is_written_anew(chain: ScenarioProject, previous: str) -> None:
+    """The previous index is only read back: one Sphinx cannot read, or of another
+    shape, gives no entries back and stops nothing."""
+    (chain.root / "_build" / "html" / "searchindex.js").write_text(previous)
+    touch_edit(chain.module_path("deep"), "return x * 2", "return x * 5")
+    result = chain.build("html")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert pages_indexed_under(result, "direct (class in chain.models)") == [
+        "reference/chain.models/Direct"
+    ]
 
 
 def test_a_new_reference_folder_leaves_no_stale_stubs(chain: ScenarioProject) -> None:

@@ -40,6 +40,7 @@ from refgen.sphinx import (
     nodes,
     records,
     roles,
+    search_index,
     sweeps,
     viewcode,
 )
@@ -231,6 +232,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)
+    app.connect("html-collect-pages", search_index.complete_search_index)
     app.connect("warn-missing-reference", nodes.quiet_optional_link)
     app.add_css_file("refgen.css")
     app.add_js_file("refgen-copy.js", loading_method="defer")

@@ -1,0 +1,116 @@
+"""Make an incremental build's search index the one a clean build writes.
+
+Sphinx's HTML search index lists, beside words and titles, every entry of the
+general index (``.. index::``, and the entries of every object description:
+each scenario class, field and property). An incremental build loads the
+previous ``searchindex.js`` back, but the loader restores words and titles
+only; the index entries are kept in the environment, which Sphinx stores
+before any page is written, so the stored copy never holds them. The index
+such a build writes then lists the entries of the pages it wrote and none of
+the others (sphinx-doc/sphinx#12599), and the search page stops finding most
+classes after the first edit.
+
+:func:`complete_search_index` reads them back from the previous index once
+the pages are written, before the new index is dumped. It also drops the words
+only removed pages had: Sphinx keeps them, each listing no page. The search
+index an incremental build writes is then the one a clean build writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from sphinx.search import IndexBuilder  # imported by the HTML builder when it writes
+
+logger = logging.getLogger(__name__)
+
+#: One index entry of a page, as Sphinx's indexer holds it: the entry's text,
+#: its target's id, and ``"main"`` for a main entry (``""`` otherwise).
+IndexEntry = tuple[str, str, str]
+
+
+def complete_search_index(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
+    """``html-collect-pages``: runs once every page is written and before the search
+    index is dumped; adds no page."""
+    builder = app.builder
+    indexer = getattr(builder, "indexer", None)
+    if indexer is None or not isinstance(builder, StandaloneHTMLBuilder):
+        return []
+    restore_index_entries(builder, indexer)
+    drop_words_of_removed_pages(builder, indexer)
+    return []
+
+
+def restore_index_entries(builder: StandaloneHTMLBuilder, indexer: IndexBuilder) -> None:
+    """Give each page not written in this build the index entries the previous
+    search index lists for it."""
+    entries: dict[str, list[IndexEntry]] | None = getattr(
+        builder.env, "_search_index_index_entries", None
+    )
+    if entries is None:
+        return
+    # The index lists the pages Sphinx still has a title for; every page written in
+    # this build is in ``entries`` already. A clean build writes every page in name
+    # order, and the written index keeps each entry's pages in that order.
+    listed = sorted(set(indexer._titles) & set(builder.env.all_docs))
+    if all(page in entries for page in listed):
+        return
+    previous = _previous_search_index(builder)
+    restored = index_entries_by_page(previous) if previous is not None else {}
+    complete = {
+        page: entries[page] if page in entries else restored.get(page, []) for page in listed
+    }
+    entries.clear()
+    entries.update(complete)
+
+
+def drop_words_of_removed_pages(builder: StandaloneHTMLBuilder, indexer: IndexBuilder) -> None:
+    """Forget the words (and title words) that no page left in the site uses."""
+    indexer.prune(builder.env.all_docs)  # Sphinx prunes again before dumping; it costs little
+    for words in (indexer._mapping, indexer._title_mapping):
+        for word in [word for word, pages in words.items() if not pages]:
+            del words[word]
+
+
+def index_entries_by_page(frozen: Mapping[str, Any]) -> dict[str, list[IndexEntry]]:
+    """Each page's index entries, from a search index as Sphinx writes it.
+
+    The written index groups entries by their lower-cased text; each page's
+    entries under one text keep their order, which is all the written index
+    shows of it.
+    """
+    docnames = frozen.get("docnames", ())
+    by_page: dict[str, list[IndexEntry]] = {}
+    try:
+        for text, places in frozen.get("indexentries", {}).items():
+            for index, target_id, main in places:
+                by_page.setdefault(docnames[index], []).append(
+                    (text, target_id, "main" if main else "")
+                )
+    except (AttributeError, IndexError, TypeError, ValueError):
+        return {}  # an index of another shape than this Sphinx writes
+    return by_page
+
+
+def _previous_search_index(builder: StandaloneHTMLBuilder) -> Mapping[str, Any] | None:
+    """The search index the last build wrote to the output folder, or None if it has none."""
+    path = builder.outdir / builder.searchindex_filename
+    mode = "r" if builder.indexer_dumps_unicode else "rb"
+    try:
+        with open(path, mode, encoding="utf-8" if mode == "r" else None) as stream:
+            frozen = builder.indexer_format.load(stream)
+    except FileNotFoundError:
+        return None
+    except Exception as error:
+        # Sphinx has said already that the index will be incomplete.
+        logger.debug("[refgen] previous search index %s unreadable: %s", path, error)
+        return None
+    if not isinstance(frozen, Mapping) or frozen.get("envversion") != builder.env.version:
+        return None  # Sphinx treats an index of another version as absent
+    return frozen
