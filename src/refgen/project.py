@@ -49,6 +49,7 @@ from refgen.analysis.model import (
 from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, digest
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
+from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.values import EntryValues, Quote, Value
@@ -99,6 +100,8 @@ def page_name(class_name: str) -> str:
 
 
 COMPARISON_SUFFIX = "-compare"
+AHEAD_MINIMUM = 8
+"""Classes with registry entries below which a worker costs more than it saves."""
 """Added to a class page's name for its comparison page (no class name holds a ``-``)."""
 COMPARED_ENTRIES = 2
 """Registry entries a class needs for a comparison page."""
@@ -148,6 +151,7 @@ class Project:
         self._problems: list[Problem] = []
         self._registry: RegistryDoc | None = None
         self._registry_failed = False
+        self._ahead: AheadWorker | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         # Sphinx pickles its environment, which holds the project; live modules and
@@ -396,15 +400,58 @@ class Project:
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
         """The elasticities of every registry entry of the class
         (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
-        build composes a page to compare it, then again to read it."""
+        build composes a page to compare it, then again to read it. When
+        :meth:`compute_ahead` started a worker for the class, they are its."""
         return self.cache.remember(
-            "sensitivities",
-            scenario.qualname,
-            lambda _key: tuple(
-                entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
-                for entry in scenario.registry_entries
-            ),
+            "sensitivities", scenario.qualname, lambda _key: self._sensitivities(scenario)
         )
+
+    def _sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
+        if self._ahead is not None:
+            given = self._ahead.take(scenario.qualname)
+            if given is not NOT_GIVEN:
+                return given  # type: ignore[no-any-return]
+        return tuple(
+            entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
+            for entry in scenario.registry_entries
+        )
+
+    def compute_ahead(self, classes: Sequence[str]) -> AheadWorker | None:
+        """Start computing the elasticities of ``classes`` (dotted paths, in the order their
+        pages will be composed) in a forked process, so the pages find them ready.
+
+        Only where forking is safe (Linux), and only for at least
+        :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
+        """
+        self.stop_computing_ahead()
+        wanted = [
+            s.qualname
+            for s in self._scenarios_of(classes)
+            if s.registry_entries and not self.cache.knows("sensitivities", s.qualname)
+        ]
+        if not FORK_AVAILABLE or len(wanted) < AHEAD_MINIMUM:
+            return None
+
+        def compute(qualname: str) -> tuple[Sensitivity, ...]:
+            return self.sensitivities(self.scenario(self.resolve(qualname)))
+
+        self._ahead = AheadWorker(compute, wanted)
+        return self._ahead
+
+    def _scenarios_of(self, classes: Sequence[str]) -> list[ScenarioDoc]:
+        found = []
+        for dotted in classes:
+            scenario, error = call_user_code(lambda d=dotted: self.scenario(self.resolve(d)))
+            if error is None and scenario is not None:
+                found.append(scenario)
+        return found
+
+    def stop_computing_ahead(self) -> None:
+        """Stop the worker :meth:`compute_ahead` started, if any; what it has not given
+        is computed here when asked for."""
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
 
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
         """The headline attribute's value for the class's first registry entry."""

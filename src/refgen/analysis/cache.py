@@ -36,6 +36,10 @@ class AnalysisCache:
             table[key] = compute(key)
         return table[key]  # type: ignore[no-any-return]
 
+    def knows(self, kind: str, key: Hashable) -> bool:
+        """Whether ``remember`` has computed ``kind`` for ``key`` already."""
+        return key in self._tables.get(kind, {})
+
     def forget(self, *kinds: str) -> None:
         """Drop the records of ``kinds`` (every kind when none is named)."""
         for kind in kinds or list(self._tables):

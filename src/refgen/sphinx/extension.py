@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.environment import BuildEnvironment
 from sphinx.errors import ConfigError as SphinxConfigError
 from sphinx.util import logging
 from sphinx.util.display import status_iterator
@@ -45,7 +46,7 @@ from refgen.sphinx import (
     viewcode,
 )
 from refgen.sphinx.reporting import warn, warn_problem
-from refgen.sphinx.state import set_project
+from refgen.sphinx.state import PROJECT, set_project
 from refgen.sphinx.stubs import write_stubs
 
 logger = logging.getLogger(__name__)
@@ -94,6 +95,38 @@ def _generate_pages(app: Sphinx) -> None:
         len(pages),
         len(written),
     )
+
+
+def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """``env-before-read-docs``: elasticities of the class pages about to be read, computed
+    in a second process while this one reads (:mod:`refgen.evaluate.ahead`).
+
+    Not in a parallel build: Sphinx's own readers use the other cores there.
+    """
+    project: Project | None = getattr(env, PROJECT, None)
+    if app.parallel > 1 or project is None:
+        return
+    planned = records.planned_pages(env)
+    classes = [
+        page.argument
+        for page, _fingerprint in (planned.get(docname, (None, "")) for docname in docnames)
+        if page is not None and page.kind == "scenario"
+    ]
+    worker = project.compute_ahead(classes)
+    if worker is not None:
+        logger.verbose(
+            "[refgen] elasticities of %d classes computed ahead in process %s",
+            len(worker.keys),
+            worker.pid,
+        )
+
+
+def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-updated``: every page is read, so the worker has nothing left to give."""
+    project: Project | None = getattr(env, PROJECT, None)
+    if project is not None:
+        project.stop_computing_ahead()
+    return []
 
 
 def progress_name(item: object) -> str:
@@ -210,6 +243,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-merge-info", examples.merge_examples)
     app.connect("env-updated", examples.run_queued_examples)
     app.connect("env-get-outdated", incremental.outdated_pages)
+    app.connect("env-before-read-docs", compute_ahead)
+    app.connect("env-updated", stop_computing_ahead)
     app.connect("env-purge-doc", records.purge)
     app.connect("env-merge-info", records.merge)
     app.connect("source-read", records.start_capture)

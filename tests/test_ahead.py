@@ -1,0 +1,195 @@
+"""Elasticities computed ahead in a forked worker while Sphinx reads the pages."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+
+from refgen import project as project_module
+from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker
+from refgen.testing import ScenarioProject, write_scenario_project
+from tests.html_helpers import read_html, section, text
+
+pytestmark = pytest.mark.skipif(not FORK_AVAILABLE, reason="the worker forks (Linux only)")
+
+CLASSES = 10  # more than project.AHEAD_MINIMUM
+
+MODELS = '''
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+BUILD_PID = os.getpid()  # imported by the build itself, before the worker forks
+
+
+def _note_process() -> None:
+    log = os.environ.get("AHEAD_TEST_LOG")
+    if log:
+        with open(log, "a") as stream:
+            stream.write(f"{os.getpid()}\\n")
+    if os.environ.get("AHEAD_TEST_DIE") and os.getpid() != BUILD_PID:
+        os._exit(3)
+'''
+
+CLASS = '''
+
+@dataclass(frozen=True, kw_only=True)
+class Box{n}:
+    """Box number {n}."""
+
+    side: float = 2.0
+    """Side of the box."""
+    count: int = 3
+    """Boxes."""
+
+    @property
+    def volume(self) -> float:
+        """Volume of all boxes."""
+        _note_process()
+        return self.count * self.side**{power}
+'''
+
+REGISTRY = '''
+from ahead.models import *
+
+
+class Named:
+{entries}
+'''
+
+
+def write_boxes(root: Path) -> ScenarioProject:
+    models = MODELS + "".join(CLASS.format(n=n, power=n % 3 + 1) for n in range(CLASSES))
+    entries = "".join(
+        f"    Small{n} = Box{n}(side=1.5)\n    Large{n} = Box{n}(side={n + 3}.0, count=5)\n"
+        for n in range(CLASSES)
+    )
+    return write_scenario_project(
+        root,
+        "ahead",
+        {"models": models, "registry": REGISTRY.format(entries=entries)},
+        registry="registry.Named",
+        documented=["models"],
+    )
+
+
+def sensitivity_sections(outdir: Path) -> dict[str, str]:
+    folder = outdir / "reference" / "ahead.models"
+    return {
+        f"Box{n}": text(section(read_html(folder / f"Box{n}.html"), "Sensitivity"))
+        for n in range(CLASSES)
+    }
+
+
+def processes(log: Path) -> set[int]:
+    return {int(line) for line in log.read_text().split()}
+
+
+def test_the_worker_computes_the_elasticities_the_build_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = write_boxes(tmp_path / "boxes")
+    log = tmp_path / "processes.log"
+    monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
+    ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
+    assert ahead.returncode == 0, ahead.stderr
+    assert len(processes(log)) == 2, "no figure was computed in a worker"
+
+    log.unlink()
+    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    alone = project.build("html", "-W", outdir=tmp_path / "alone")
+    assert len(processes(log)) == 1
+    shown = sensitivity_sections(ahead.outdir)
+    assert shown == sensitivity_sections(alone.outdir)
+    assert "3.00" in shown["Box2"]  # volume = count × side³: elasticity 3 to the side
+
+
+def test_a_worker_that_dies_leaves_every_page_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """User code that ends the process the moment it runs in the worker: the build
+    computes the elasticities itself, and the pages are the ones it gives alone."""
+    project = write_boxes(tmp_path / "boxes")
+    monkeypatch.setenv("AHEAD_TEST_DIE", "1")
+    died = project.build("html", "-W", outdir=tmp_path / "died")
+    assert died.returncode == 0, died.stderr
+    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    alone = project.build("html", "-W", outdir=tmp_path / "alone")
+    assert sensitivity_sections(died.outdir) == sensitivity_sections(alone.outdir)
+
+
+def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = write_boxes(tmp_path / "boxes")
+    log = tmp_path / "processes.log"
+    monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
+    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    assert project.build("html", "-W").returncode == 0
+    assert len(processes(log)) == 1
+
+
+def square(number: int) -> int:
+    return number * number
+
+
+def test_results_come_in_any_order_asked_and_each_once() -> None:
+    worker = AheadWorker(square, [1, 2, 3, 2])
+    try:
+        assert worker.keys == [1, 2, 3]
+        assert worker.take(3) == 9
+        assert worker.take(1) == 1
+        assert worker.take(1) is NOT_GIVEN  # given once; the caller keeps it
+        assert worker.take(4) is NOT_GIVEN  # never asked of the worker
+        assert worker.take(2) == 4
+    finally:
+        worker.close()
+
+
+def unpicklable_for_two(number: int) -> object:
+    if number == 2:
+        return lambda: number  # a result the pipe cannot carry
+    if number == 3:
+        raise SystemExit("user code the guard would have caught")
+    return number
+
+
+def test_what_the_worker_cannot_send_is_not_given() -> None:
+    worker = AheadWorker(unpicklable_for_two, [1, 2, 3, 4])
+    try:
+        assert [worker.take(n) for n in (1, 2, 3, 4)] == [1, NOT_GIVEN, NOT_GIVEN, 4]
+    finally:
+        worker.close()
+
+
+def test_a_worker_is_only_its_owners() -> None:
+    """A process forked from the build (a parallel Sphinx reader) computes for itself."""
+    worker = AheadWorker(square, [5])
+    try:
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child reports through the pipe
+            os.write(write, pickle.dumps(worker.take(5) is NOT_GIVEN))
+            os._exit(0)
+        os.close(write)
+        os.waitpid(child, 0)
+        assert pickle.loads(os.read(read, 100)) is True
+        assert worker.take(5) == 25
+    finally:
+        worker.close()
+
+
+def test_closing_stops_a_worker_still_running() -> None:
+    worker = AheadWorker(_sleep_forever, [1])
+    worker.close()
+    assert worker.take(1) is NOT_GIVEN
+    assert worker.pid is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker.pid, 0)
+
+
+def _sleep_forever(_key: int) -> None:
+    import time
+
+    time.sleep(3600)
