@@ -1,4 +1,4 @@
-"""Elasticities computed ahead in a forked worker while Sphinx reads the pages."""
+"""Values and elasticities computed ahead in a forked worker while Sphinx reads the pages."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ def _note_process() -> None:
     log = os.environ.get("AHEAD_TEST_LOG")
     if log:
         with open(log, "a") as stream:
-            stream.write(f"{os.getpid()}\\n")
+            where = "build" if os.getpid() == BUILD_PID else "worker"
+            stream.write(f"{where}\\n")
     if os.environ.get("AHEAD_TEST_DIE") and os.getpid() != BUILD_PID:
         os._exit(3)
 '''
@@ -76,19 +77,23 @@ def write_boxes(root: Path) -> ScenarioProject:
     )
 
 
-def sensitivity_sections(outdir: Path) -> dict[str, str]:
+def figure_sections(outdir: Path) -> dict[str, str]:
+    """The registry values and the elasticities of every class page, as text."""
     folder = outdir / "reference" / "ahead.models"
-    return {
-        f"Box{n}": text(section(read_html(folder / f"Box{n}.html"), "Sensitivity"))
-        for n in range(CLASSES)
-    }
+    shown = {}
+    for n in range(CLASSES):
+        page = read_html(folder / f"Box{n}.html")
+        for title in ("Registry values", "Sensitivity"):
+            shown[f"Box{n} {title}"] = text(section(page, title))
+    return shown
 
 
-def processes(log: Path) -> set[int]:
-    return {int(line) for line in log.read_text().split()}
+def processes(log: Path) -> set[str]:
+    """Where the figures were computed: ``build``, ``worker`` or both."""
+    return set(log.read_text().split())
 
 
-def test_the_worker_computes_the_elasticities_the_build_would(
+def test_the_worker_computes_the_figures_the_build_would(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = write_boxes(tmp_path / "boxes")
@@ -96,15 +101,15 @@ def test_the_worker_computes_the_elasticities_the_build_would(
     monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
     ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert ahead.returncode == 0, ahead.stderr
-    assert len(processes(log)) == 2, "no figure was computed in a worker"
+    assert processes(log) == {"worker"}  # the values and the elasticities
 
     log.unlink()
     monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
-    assert len(processes(log)) == 1
-    shown = sensitivity_sections(ahead.outdir)
-    assert shown == sensitivity_sections(alone.outdir)
-    assert "3.00" in shown["Box2"]  # volume = count × side³: elasticity 3 to the side
+    assert processes(log) == {"build"}
+    shown = figure_sections(ahead.outdir)
+    assert shown == figure_sections(alone.outdir)
+    assert "3.00" in shown["Box2 Sensitivity"]  # volume = count × side³: elasticity 3 to the side
 
 
 def test_a_worker_that_dies_leaves_every_page_whole(
@@ -118,7 +123,7 @@ def test_a_worker_that_dies_leaves_every_page_whole(
     assert died.returncode == 0, died.stderr
     monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
-    assert sensitivity_sections(died.outdir) == sensitivity_sections(alone.outdir)
+    assert figure_sections(died.outdir) == figure_sections(alone.outdir)
 
 
 def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,7 +132,7 @@ def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
     monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
     assert project.build("html", "-W").returncode == 0
-    assert len(processes(log)) == 1
+    assert processes(log) == {"build"}
 
 
 def square(number: int) -> int:

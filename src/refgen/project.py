@@ -22,7 +22,7 @@ import sys
 import sysconfig
 import traceback
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -128,6 +128,11 @@ def registry_pages(root: str, qualname: str, entries: int) -> list[PlannedPage]:
     ]
     children = tuple(part.docname.rpartition("/")[2] for part in parts)
     return [PlannedPage(f"{root}/registry", "registry", qualname, children), *parts]
+
+
+def _given(value: T) -> Callable[[Any], T]:
+    """A ``compute`` for :meth:`AnalysisCache.remember` that returns what is already known."""
+    return lambda _key: value
 
 
 class Project:
@@ -380,6 +385,7 @@ class Project:
 
     def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...]:
         """Every input and derived value of every registry entry of the class."""
+        self._take_ahead(scenario)
         return tuple(self.entry_values(scenario, entry) for entry in scenario.registry_entries)
 
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
@@ -400,25 +406,38 @@ class Project:
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
         """The elasticities of every registry entry of the class
         (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
-        build composes a page to compare it, then again to read it. When
-        :meth:`compute_ahead` started a worker for the class, they are its."""
+        build composes a page to compare it, then again to read it."""
+        self._take_ahead(scenario)
         return self.cache.remember(
-            "sensitivities", scenario.qualname, lambda _key: self._sensitivities(scenario)
+            "sensitivities",
+            scenario.qualname,
+            lambda _key: tuple(
+                entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
+                for entry in scenario.registry_entries
+            ),
         )
 
-    def _sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
-        if self._ahead is not None:
-            given = self._ahead.take(scenario.qualname)
-            if given is not NOT_GIVEN:
-                return given  # type: ignore[no-any-return]
-        return tuple(
-            entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
-            for entry in scenario.registry_entries
-        )
+    def _take_ahead(self, scenario: ScenarioDoc) -> None:
+        """Remember the values and elasticities of the class that :meth:`compute_ahead`'s
+        worker computed, if it computed them."""
+        if self._ahead is None:
+            return
+        given = self._ahead.take(scenario.qualname)
+        if given is NOT_GIVEN:
+            return
+        entry_values: tuple[EntryValues, ...] = given[0]
+        sensitivities: tuple[Sensitivity, ...] = given[1]
+        if len(entry_values) != len(scenario.registry_entries):
+            return
+        for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
+            key = (scenario.qualname, entry.registry, entry.name)
+            self.cache.remember("entry-values", key, _given(found))
+        self.cache.remember("sensitivities", scenario.qualname, _given(sensitivities))
 
     def compute_ahead(self, classes: Sequence[str]) -> AheadWorker | None:
-        """Start computing the elasticities of ``classes`` (dotted paths, in the order their
-        pages will be composed) in a forked process, so the pages find them ready.
+        """Start computing the values and elasticities of ``classes`` (dotted paths, in the
+        order their pages will be composed) in a forked process, so the pages find them
+        ready (:mod:`refgen.evaluate.ahead`).
 
         Only where forking is safe (Linux), and only for at least
         :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
@@ -432,8 +451,9 @@ class Project:
         if not FORK_AVAILABLE or len(wanted) < AHEAD_MINIMUM:
             return None
 
-        def compute(qualname: str) -> tuple[Sensitivity, ...]:
-            return self.sensitivities(self.scenario(self.resolve(qualname)))
+        def compute(qualname: str) -> tuple[tuple[EntryValues, ...], tuple[Sensitivity, ...]]:
+            scenario = self.scenario(self.resolve(qualname))
+            return self.values(scenario), self.sensitivities(scenario)
 
         self._ahead = AheadWorker(compute, wanted)
         return self._ahead

@@ -1,10 +1,10 @@
 """Results computed ahead, in a forked process, while the build reads pages.
 
-A clean build of a large library spends close to a tenth of its time on
-elasticities (:mod:`refgen.evaluate.sensitivity`, bench/RESULTS.md): every
+A clean build of a large library spends more than a tenth of its time computing
+registry values and elasticities (:mod:`refgen.evaluate.sensitivity`: every
 numeric input of every registry entry scaled by 1 %, every figure computed
-again. That work needs nothing the build does meanwhile, and Sphinx reads
-pages on one core. :class:`AheadWorker` forks one process that computes the
+again; bench/RESULTS.md). That work needs nothing the build does meanwhile,
+and Sphinx reads pages on one core. :class:`AheadWorker` forks one process that computes the
 results for a list of keys, in the order the pages will need them, and sends
 each back through a pipe; the build takes each one when it composes the page.
 

@@ -98,8 +98,8 @@ def _generate_pages(app: Sphinx) -> None:
 
 
 def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """``env-before-read-docs``: elasticities of the class pages about to be read, computed
-    in a second process while this one reads (:mod:`refgen.evaluate.ahead`).
+    """``env-before-read-docs``: the values and elasticities of the class pages about to be
+    read, computed in a second process while this one reads (:mod:`refgen.evaluate.ahead`).
 
     Not in a parallel build: Sphinx's own readers use the other cores there.
     """
@@ -115,7 +115,7 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     worker = project.compute_ahead(classes)
     if worker is not None:
         logger.verbose(
-            "[refgen] elasticities of %d classes computed ahead in process %s",
+            "[refgen] figures of %d classes computed ahead in process %s",
             len(worker.keys),
             worker.pid,
         )
