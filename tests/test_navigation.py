@@ -149,6 +149,20 @@ def test_the_setting_off_or_another_theme_leaves_the_theme_alone(
     assert not (builds[name].outdir / "_static" / "refgen-navigation.js").exists()
 
 
+@pytest.mark.parametrize("name", ["shared", "alabaster"])
+def test_generated_pages_link_no_stub_as_their_source(
+    builds: dict[str, BuildResult], name: str
+) -> None:
+    """A generated page's source is a one-directive stub: no "show source" link, no copy;
+    a hand-written page keeps both."""
+    outdir = builds[name].outdir
+    page = (outdir / CLASS_PAGE).read_text(encoding="utf-8")
+    assert "_sources/" not in page
+    assert not (outdir / "_sources" / "reference").exists()
+    assert '_sources/guide.rst.txt"' in (outdir / "guide.html").read_text(encoding="utf-8")
+    assert (outdir / "_sources" / "guide.rst.txt").is_file()
+
+
 def contents_of(result: BuildResult, page: str) -> list[str]:
     """The entries of furo's "On this page" of ``page``."""
     html = (result.outdir / page).read_text(encoding="utf-8")

@@ -42,6 +42,7 @@ from refgen.sphinx import (
     records,
     roles,
     search_index,
+    stubs,
     sweeps,
     viewcode,
 )
@@ -258,6 +259,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # furo fills its sidebar at priority 500: the first handler runs before it, the second after.
     app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)
+    app.connect("html-page-context", stubs.no_stub_source)
     app.connect("build-finished", navigation.write_shared_navigation)
     app.connect("build-finished", exports.write_exports)
     app.connect("write-started", memory.freeze_what_was_read)
