@@ -17,7 +17,9 @@ Each round builds every project from scratch, then refgen again with nothing
 changed and after editing one property body of one class (documents re-read
 are counted from Sphinx's "reading sources... [..%] name" lines); the
 automodule project gets the same edit. Every build runs in its own process;
-wall time and the child's peak RSS (``wait4``) are recorded. It then times
+wall time and the child's peak RSS (``wait4``) are recorded, and so is the peak
+of the summed PSS of the build's process and its descendants (refgen forks a
+worker while it reads; see :class:`TreeMemory`). It then times
 ``refgen show`` of a class and of a registry entry against importing the
 library in a fresh interpreter (median of ``--repeat`` runs each), measures
 the HTML written, and counts warnings by type. Ratios are taken within a round.
@@ -33,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -69,6 +72,8 @@ class Build:
     load: float
     """The machine's one-minute load average when the build ended."""
     peak_mib: float
+    tree_pss_mib: float
+    """Peak of the summed PSS of the build's process and every process it started."""
     docnames: frozenset[str]
     warnings: Counter[str]
     returncode: int
@@ -86,8 +91,10 @@ def sphinx(src: Path, out: Path, package_root: Path) -> Build:
     start = time.perf_counter()
     with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
         process = subprocess.Popen(command, env=env, stdout=stdout, stderr=stderr, text=True)
+        memory = TreeMemory(process.pid)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
+        tree_pss_mib = memory.stop()
         returncode = os.waitstatus_to_exitcode(status)
         stdout.seek(0)
         stderr.seek(0)
@@ -98,7 +105,63 @@ def sphinx(src: Path, out: Path, package_root: Path) -> Build:
     docnames = frozenset(READING.findall(output))
     cpu = usage.ru_utime + usage.ru_stime
     load = os.getloadavg()[0]
-    return Build(seconds, cpu, load, usage.ru_maxrss / 1024, docnames, warnings, returncode)
+    peak = usage.ru_maxrss / 1024
+    return Build(seconds, cpu, load, peak, tree_pss_mib, docnames, warnings, returncode)
+
+
+class TreeMemory:
+    """The peak of the summed PSS of a process and its descendants, sampled in a thread.
+
+    ``wait4`` gives one process's peak RSS (the largest of the tree's, not their sum).
+    A build that forks a worker uses the worker's memory as well; PSS shares each page
+    out among the processes that map it, so the sum counts shared memory once.
+    """
+
+    INTERVAL = 0.2
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak_kib = 0
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stopped.wait(self.INTERVAL):
+            total = sum(_pss_kib(pid) for pid in _process_tree(self.pid))
+            self.peak_kib = max(self.peak_kib, total)
+
+    def stop(self) -> float:
+        """Stop sampling; the peak in MiB."""
+        self._stopped.set()
+        self._thread.join()
+        return self.peak_kib / 1024
+
+
+def _process_tree(root: int) -> list[int]:
+    """``root`` and every living process descended from it (from each ``/proc/PID/stat``)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    tree, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        tree.append(pid)
+        pending += children.get(pid, [])
+    return tree
+
+
+def _pss_kib(pid: int) -> int:
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:  # gone, or not ours to read
+        return 0
+    line = next((line for line in rollup.splitlines() if line.startswith("Pss:")), "")
+    return int(line.split()[1]) if line else 0
 
 
 def python_path(package_root: Path) -> str:
@@ -243,8 +306,8 @@ def report(size: int, library: Library, rounds: list[Round], show: dict[str, flo
         "#### Builds (each round)",
         "",
         "| project | build | seconds | CPU seconds | load at end | peak RSS (MiB) | "
-        "documents read | warnings |",
-        "|---|---|---|---|---|---|---|---|",
+        "peak PSS, all its processes (MiB) | documents read | warnings |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for number, r in enumerate(rounds):
         for kind, builds in r.builds.items():
@@ -252,7 +315,7 @@ def report(size: int, library: Library, rounds: list[Round], show: dict[str, flo
                 lines.append(
                     f"| {kind} | {label} (round {number + 1}) | {build.seconds:.1f} | "
                     f"{build.cpu_seconds:.1f} | {build.load:.1f} | {build.peak_mib:.0f} | "
-                    f"{build.reread} | {sum(build.warnings.values())} |"
+                    f"{build.tree_pss_mib:.0f} | {build.reread} | {sum(build.warnings.values())} |"
                 )
     last = rounds[-1]
     lines += [
@@ -308,6 +371,11 @@ def report(size: int, library: Library, rounds: list[Round], show: dict[str, flo
         (
             "refgen peak RSS / automodule peak RSS",
             ratio(("refgen", "clean"), ("automodule", "clean"), "peak_mib"),
+            "<= 1",
+        ),
+        (
+            "refgen peak PSS / automodule peak PSS (each build's processes summed)",
+            ratio(("refgen", "clean"), ("automodule", "clean"), "tree_pss_mib"),
             "<= 1",
         ),
         (

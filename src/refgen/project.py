@@ -100,11 +100,12 @@ def page_name(class_name: str) -> str:
 
 
 COMPARISON_SUFFIX = "-compare"
-AHEAD_MINIMUM = 8
-"""Classes with registry entries below which a worker costs more than it saves."""
 """Added to a class page's name for its comparison page (no class name holds a ``-``)."""
 COMPARED_ENTRIES = 2
 """Registry entries a class needs for a comparison page."""
+AHEAD_MINIMUM = 8
+"""Classes with registry entries below which a worker (:meth:`Project.compute_ahead`)
+costs more than it saves."""
 
 
 REGISTRY_PAGE_SIZE = 200
