@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from refgen import project as project_module
-from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker
+from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker, can_fork
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html, section, text
 
@@ -135,12 +139,15 @@ def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert processes(log) == {"build"}
 
 
+PATIENCE = 60.0
+
+
 def square(number: int) -> int:
     return number * number
 
 
 def test_results_come_in_any_order_asked_and_each_once() -> None:
-    worker = AheadWorker(square, [1, 2, 3, 2])
+    worker = AheadWorker(square, [1, 2, 3, 2], PATIENCE)
     try:
         assert worker.keys == [1, 2, 3]
         assert worker.take(3) == 9
@@ -161,7 +168,7 @@ def unpicklable_for_two(number: int) -> object:
 
 
 def test_what_the_worker_cannot_send_is_not_given() -> None:
-    worker = AheadWorker(unpicklable_for_two, [1, 2, 3, 4])
+    worker = AheadWorker(unpicklable_for_two, [1, 2, 3, 4], PATIENCE)
     try:
         assert [worker.take(n) for n in (1, 2, 3, 4)] == [1, NOT_GIVEN, NOT_GIVEN, 4]
     finally:
@@ -170,7 +177,7 @@ def test_what_the_worker_cannot_send_is_not_given() -> None:
 
 def test_a_worker_is_only_its_owners() -> None:
     """A process forked from the build (a parallel Sphinx reader) computes for itself."""
-    worker = AheadWorker(square, [5])
+    worker = AheadWorker(square, [5], PATIENCE)
     try:
         read, write = os.pipe()
         child = os.fork()
@@ -185,16 +192,104 @@ def test_a_worker_is_only_its_owners() -> None:
         worker.close()
 
 
+def _sleep_forever(_key: int) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # user code may; closing still stops it
+    time.sleep(3600)
+
+
 def test_closing_stops_a_worker_still_running() -> None:
-    worker = AheadWorker(_sleep_forever, [1])
+    worker = AheadWorker(_sleep_forever, [1], PATIENCE)
+    time.sleep(0.2)  # let the child start ignoring SIGTERM
+    started = time.monotonic()
     worker.close()
+    assert time.monotonic() - started < 3
     assert worker.take(1) is NOT_GIVEN
     assert worker.pid is not None
     with pytest.raises(ProcessLookupError):
         os.kill(worker.pid, 0)
 
 
-def _sleep_forever(_key: int) -> None:
-    import time
+def test_a_child_that_sends_nothing_for_too_long_is_given_up() -> None:
+    """A child stuck for good (a lock held at the fork, a stopped process) or slower than
+    the build itself would be: after ``patience`` seconds the build goes on alone."""
+    worker = AheadWorker(_sleep_forever, [1, 2], patience=0.5)
+    started = time.monotonic()
+    assert worker.take(1) is NOT_GIVEN
+    assert worker.take(2) is NOT_GIVEN
+    assert time.monotonic() - started < 3
+    assert worker.pid is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker.pid, 0)
 
-    time.sleep(3600)
+
+OWNER = os.getpid()
+
+
+def _explode_where_it_was_made() -> None:
+    if os.getpid() == OWNER:
+        raise SystemExit("unpickled in the build")
+
+
+class Explosive:
+    """Pickles in the child; unpickling it raises in the process that made the worker."""
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _explode_where_it_was_made, ()
+
+
+def explosive_for_one(number: int) -> object:
+    return Explosive() if number == 1 else number
+
+
+def test_a_result_that_raises_as_it_is_unpickled_is_not_given() -> None:
+    worker = AheadWorker(explosive_for_one, [1, 2], PATIENCE)
+    try:
+        assert worker.take(1) is NOT_GIVEN
+        assert worker.take(2) == 2
+    finally:
+        worker.close()
+
+
+def test_no_worker_while_another_thread_runs() -> None:
+    """A lock that thread held at the fork would never be released in the child."""
+    assert can_fork()
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not can_fork()
+    finally:
+        stop.set()
+        thread.join()
+
+
+LIBRARY_THREAD = """
+import os, threading, time
+
+
+def _run_until_told() -> None:
+    while not os.path.exists(os.environ["AHEAD_TEST_STOP"]):
+        time.sleep(0.02)
+
+
+threading.Thread(target=_run_until_told, name="library-thread", daemon=True).start()
+"""
+
+
+def test_a_library_that_starts_a_thread_gets_no_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = write_boxes(tmp_path / "boxes")
+    models = project.module_path("models")
+    models.write_text(models.read_text() + LIBRARY_THREAD)
+    log, stop = tmp_path / "processes.log", tmp_path / "stop"
+    monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
+    monkeypatch.setenv("AHEAD_TEST_STOP", str(stop))
+    try:
+        assert project.build("html", "-W").returncode == 0
+    finally:
+        stop.touch()
+        for thread in threading.enumerate():
+            if thread.name == "library-thread":
+                thread.join()
+    assert processes(log) == {"build"}

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from sphinx.search import js_index
 
 from refgen.sphinx.extension import page_model_version
+from refgen.sphinx.search_index import index_entries_by_page
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
 from tests.html_helpers import last_figure, main, read_html, section, text
 
@@ -489,6 +490,21 @@ def test_the_search_page_still_finds_classes_whose_pages_were_not_rewritten(
     assert pages_indexed_under(result, "direct (class in chain.models)") == [
         "reference/chain.models/Direct"
     ]
+
+
+def test_a_malformed_entry_of_the_previous_index_loses_only_itself() -> None:
+    frozen = {
+        "docnames": ["a", "b"],
+        "indexentries": {
+            "widget": [[0, "w", False], [999, "x", False], ["a", "b"]],
+            "gadget": [[1, "g", True]],
+            "broken": "not a list",
+        },
+    }
+    assert index_entries_by_page(frozen) == {
+        "a": [("widget", "w", "")],
+        "b": [("gadget", "g", "main")],
+    }
 
 
 @pytest.mark.parametrize("previous", ["Search.setIndex({not json", 'Search.setIndex({"a":1})'])

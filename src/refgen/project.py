@@ -49,7 +49,7 @@ from refgen.analysis.model import (
 from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, digest
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
-from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker
+from refgen.evaluate.ahead import NOT_GIVEN, AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.values import EntryValues, Quote, Value
@@ -440,8 +440,8 @@ class Project:
         order their pages will be composed) in a forked process, so the pages find them
         ready (:mod:`refgen.evaluate.ahead`).
 
-        Only where forking is safe (Linux), and only for at least
-        :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
+        Only where forking is safe (Linux, no other thread running), and only for at
+        least :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
         """
         self.stop_computing_ahead()
         wanted = [
@@ -449,14 +449,17 @@ class Project:
             for s in self._scenarios_of(classes)
             if s.registry_entries and not self.cache.knows("sensitivities", s.qualname)
         ]
-        if not FORK_AVAILABLE or len(wanted) < AHEAD_MINIMUM:
+        if len(wanted) < AHEAD_MINIMUM or not can_fork():
             return None
 
         def compute(qualname: str) -> tuple[tuple[EntryValues, ...], tuple[Sensitivity, ...]]:
             scenario = self.scenario(self.resolve(qualname))
             return self.values(scenario), self.sensitivities(scenario)
 
-        self._ahead = AheadWorker(compute, wanted)
+        # The child needs longer than one time limit only when the library's code runs
+        # into it again and again; the build then does the rest itself.
+        patience = 2 * self.settings.eval_timeout + 10
+        self._ahead = AheadWorker(compute, wanted, patience)
         return self._ahead
 
     def _scenarios_of(self, classes: Sequence[str]) -> list[ScenarioDoc]:

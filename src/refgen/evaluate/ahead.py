@@ -4,28 +4,40 @@ A clean build of a large library spends more than a tenth of its time computing
 registry values and elasticities (:mod:`refgen.evaluate.sensitivity`: every
 numeric input of every registry entry scaled by 1 %, every figure computed
 again; bench/RESULTS.md). That work needs nothing the build does meanwhile,
-and Sphinx reads pages on one core. :class:`AheadWorker` forks one process that computes the
-results for a list of keys, in the order the pages will need them, and sends
-each back through a pipe; the build takes each one when it composes the page.
+and Sphinx reads pages on one core. :class:`AheadWorker` forks one process
+that computes the results for a list of keys, in the order the pages will need
+them, and sends each back through a pipe; the build takes each one when it
+composes the page.
 
 Forking keeps everything already loaded (the library, its registry, the
 analysis), so nothing is imported or analysed twice, and the child runs user
-code exactly as the build would: through the same guarded calls, with the
-same time limits. The pipe's buffer bounds how far ahead the child runs.
+code as the build would: through the same guarded calls, with the same time
+limits. The pipe's buffer bounds how far ahead the child runs.
 
-Whatever the child cannot give (it died, a result did not pickle, or the key
-is asked for from another process, such as a parallel Sphinx reader) is
-simply absent: the caller computes it itself, as it would without a worker.
+A fork copies only the thread that forks. A lock another thread held at that
+moment stays locked in the child for ever, so :func:`can_fork` refuses while
+any other Python thread runs (a library may start one when it is imported).
+
+Whatever the child cannot give is simply absent, and the caller computes it
+itself, as it would without a worker: a result the child could not send or the
+build cannot unpickle, every result once the child has died or has sent
+nothing for ``patience`` seconds (it is then stopped), and a key asked for from
+another process, such as a parallel Sphinx reader.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
+import pickle
 import sys
+import threading
 from collections.abc import Callable, Hashable, Iterable
 from multiprocessing.connection import Connection
 from typing import Any
+
+from refgen.analysis.guard import call_user_code
 
 FORK_AVAILABLE = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
 """Only Linux: forking a process that has imported arbitrary libraries is unsafe on macOS."""
@@ -33,11 +45,32 @@ FORK_AVAILABLE = sys.platform == "linux" and "fork" in multiprocessing.get_all_s
 _ABSENT = object()
 
 
-class AheadWorker:
-    """A forked process computing ``compute(key)`` for each key, in order."""
+class _NotGiven:
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
 
-    def __init__(self, compute: Callable[[Any], Any], keys: Iterable[Hashable]) -> None:
+
+NOT_GIVEN: Any = _NotGiven()
+"""What :meth:`AheadWorker.take` returns for a key whose result the child did not give."""
+
+
+def can_fork() -> bool:
+    """Whether a worker may be forked now: on Linux, with no other Python thread running."""
+    return FORK_AVAILABLE and threading.active_count() == 1
+
+
+class AheadWorker:
+    """A forked process computing ``compute(key)`` for each key, in order.
+
+    ``patience`` is how many seconds :meth:`take` waits for the child's next
+    result before it gives the child up.
+    """
+
+    def __init__(
+        self, compute: Callable[[Any], Any], keys: Iterable[Hashable], patience: float
+    ) -> None:
         self.keys = list(dict.fromkeys(keys))
+        self.patience = patience
         self._expected = set(self.keys)
         self._results: dict[Hashable, Any] = {}
         self._owner = os.getpid()
@@ -49,6 +82,8 @@ class AheadWorker:
         self._process.start()
         sender.close()  # the child holds the only sending end: its exit ends the stream
         self._done = False
+        # Before multiprocessing's own exit handler, which would wait for the child.
+        atexit.register(self.close)
 
     @property
     def pid(self) -> int | None:
@@ -65,48 +100,46 @@ class AheadWorker:
         return NOT_GIVEN if found is _ABSENT else found
 
     def _receive_one(self) -> None:
+        if not self._receiver.poll(self.patience):
+            self.close()  # stuck, or slower than the build would be: the build goes on alone
+            return
         try:
-            key, given, result = self._receiver.recv()
+            key, payload = self._receiver.recv()  # a key and bytes: nothing of the user's
         except (EOFError, OSError):  # the child finished, or died
             self._done = True
             return
-        except Exception:  # a result that does not unpickle here: that one is lost
-            return
-        if given:
-            self._results[key] = result
+        if payload is not None:
+            result, error = call_user_code(pickle.loads, payload)
+            if error is None:
+                self._results[key] = result
 
     def close(self) -> None:
         """Stop the child if it is still running, and let go of what it sent."""
-        if os.getpid() != self._owner:
+        atexit.unregister(self.close)
+        if os.getpid() != self._owner or self._receiver.closed:
             return
         self._done = True
         self._results.clear()
         self._expected.clear()
         if self._process.is_alive():
-            self._process.terminate()
+            # The child only computes: nothing of it needs a chance to clean up, and user
+            # code may ignore SIGTERM or turn it into an exception the guards catch.
+            self._process.kill()
         self._process.join(timeout=5)
         self._receiver.close()
 
 
-class _NotGiven:
-    def __repr__(self) -> str:
-        return "NOT_GIVEN"
-
-
-NOT_GIVEN: Any = _NotGiven()
-"""What :meth:`AheadWorker.take` returns for a key whose result the child did not give."""
-
-
 def _compute_all(compute: Callable[[Any], Any], keys: list[Hashable], sender: Connection) -> None:
-    """The child: each key's result, sent as soon as it is computed."""
+    """The child: each key's result, pickled and sent as soon as it is computed."""
     for key in keys:
         try:
-            sender.send((key, True, compute(key)))
-        except (BrokenPipeError, EOFError, KeyboardInterrupt):
-            return  # the build no longer listens, or is being stopped
+            payload: bytes | None = pickle.dumps(compute(key), pickle.HIGHEST_PROTOCOL)
+        except KeyboardInterrupt:
+            return  # Ctrl-C reaches the whole process group: the build is being stopped
         except BaseException:  # a bug, or a result that cannot be pickled: the build computes it
-            try:
-                sender.send((key, False, None))
-            except (BrokenPipeError, EOFError):
-                return
+            payload = None
+        try:
+            sender.send((key, payload))
+        except (BrokenPipeError, EOFError, OSError):
+            return  # the build no longer listens
     sender.close()

@@ -18,7 +18,7 @@ index an incremental build writes is then the one a clean build writes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sphinx.application import Sphinx
@@ -83,19 +83,33 @@ def index_entries_by_page(frozen: Mapping[str, Any]) -> dict[str, list[IndexEntr
 
     The written index groups entries by their lower-cased text; each page's
     entries under one text keep their order, which is all the written index
-    shows of it.
+    shows of it. An entry of another shape than this Sphinx writes is left out,
+    and only that entry.
     """
     docnames = frozen.get("docnames", ())
+    entries = frozen.get("indexentries", {})
     by_page: dict[str, list[IndexEntry]] = {}
-    try:
-        for text, places in frozen.get("indexentries", {}).items():
-            for index, target_id, main in places:
-                by_page.setdefault(docnames[index], []).append(
-                    (text, target_id, "main" if main else "")
-                )
-    except (AttributeError, IndexError, TypeError, ValueError):
-        return {}  # an index of another shape than this Sphinx writes
+    if not isinstance(docnames, list | tuple) or not isinstance(entries, Mapping):
+        return by_page
+    for text, places in entries.items():
+        for place in places if isinstance(places, list | tuple) else ():
+            found = _index_entry(docnames, text, place)
+            if found is not None:
+                by_page.setdefault(found[0], []).append(found[1])
     return by_page
+
+
+def _index_entry(docnames: Sequence[Any], text: Any, place: Any) -> tuple[str, IndexEntry] | None:
+    """``(page, entry)`` of one place an entry is listed at, or None if it is malformed."""
+    if not isinstance(place, list | tuple) or len(place) != 3:
+        return None
+    index, target_id, main = place
+    if not isinstance(index, int) or not 0 <= index < len(docnames):
+        return None
+    if not isinstance(text, str) or not isinstance(target_id, str):
+        return None
+    page = docnames[index]
+    return (page, (text, target_id, "main" if main else "")) if isinstance(page, str) else None
 
 
 def _previous_search_index(builder: StandaloneHTMLBuilder) -> Mapping[str, Any] | None:
