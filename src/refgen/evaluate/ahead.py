@@ -42,8 +42,6 @@ from refgen.analysis.guard import call_user_code
 FORK_AVAILABLE = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
 """Only Linux: forking a process that has imported arbitrary libraries is unsafe on macOS."""
 
-_ABSENT = object()
-
 
 class _NotGiven:
     def __repr__(self) -> str:
@@ -96,8 +94,7 @@ class AheadWorker:
         self._expected.discard(key)
         while key not in self._results and not self._done:
             self._receive_one()
-        found = self._results.pop(key, _ABSENT)
-        return NOT_GIVEN if found is _ABSENT else found
+        return self._results.pop(key, NOT_GIVEN)
 
     def _receive_one(self) -> None:
         if not self._receiver.poll(self.patience):

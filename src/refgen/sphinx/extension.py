@@ -47,7 +47,7 @@ from refgen.sphinx import (
     viewcode,
 )
 from refgen.sphinx.reporting import warn, warn_problem
-from refgen.sphinx.state import PROJECT, set_project
+from refgen.sphinx.state import project_if_any, set_project
 from refgen.sphinx.stubs import write_stubs
 
 logger = logging.getLogger(__name__)
@@ -104,15 +104,12 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
 
     Not in a parallel build: Sphinx's own readers use the other cores there.
     """
-    project: Project | None = getattr(env, PROJECT, None)
+    project = project_if_any(env)
     if app.parallel > 1 or project is None:
         return
-    planned = records.planned_pages(env)
-    classes = [
-        page.argument
-        for page, _fingerprint in (planned.get(docname, (None, "")) for docname in docnames)
-        if page is not None and page.kind == "scenario"
-    ]
+    planned = records.planned_pages(env)  # docname -> (page, fingerprint)
+    pages = [planned[docname][0] for docname in docnames if docname in planned]
+    classes = [page.argument for page in pages if page.kind == "scenario"]
     worker = project.compute_ahead(classes)
     if worker is not None:
         logger.verbose(
@@ -124,7 +121,7 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
 
 def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-updated``: every page is read, so the worker has nothing left to give."""
-    project: Project | None = getattr(env, PROJECT, None)
+    project = project_if_any(env)
     if project is not None:
         project.stop_computing_ahead()
     return []

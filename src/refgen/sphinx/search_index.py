@@ -12,8 +12,9 @@ classes after the first edit.
 
 :func:`complete_search_index` reads them back from the previous index once
 the pages are written, before the new index is dumped. It also drops the words
-only removed pages had: Sphinx keeps them, each listing no page. The search
-index an incremental build writes is then the one a clean build writes.
+no page has any more (a removed page's, or one an edit took out of a page):
+Sphinx keeps them, each listing no page. The search index an incremental build
+writes is then the one a clean build writes.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def complete_search_index(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
     if indexer is None or not isinstance(builder, StandaloneHTMLBuilder):
         return []
     restore_index_entries(builder, indexer)
-    drop_words_of_removed_pages(builder, indexer)
+    drop_words_no_page_has(builder, indexer)
     return []
 
 
@@ -70,8 +71,9 @@ def restore_index_entries(builder: StandaloneHTMLBuilder, indexer: IndexBuilder)
     entries.update(complete)
 
 
-def drop_words_of_removed_pages(builder: StandaloneHTMLBuilder, indexer: IndexBuilder) -> None:
-    """Forget the words (and title words) that no page left in the site uses."""
+def drop_words_no_page_has(builder: StandaloneHTMLBuilder, indexer: IndexBuilder) -> None:
+    """Forget the words (and title words) that no page left in the site has: those of
+    removed pages, and those an edit took out of a page written again."""
     indexer.prune(builder.env.all_docs)  # Sphinx prunes again before dumping; it costs little
     for words in (indexer._mapping, indexer._title_mapping):
         for word in [word for word, pages in words.items() if not pages]:

@@ -21,5 +21,11 @@ def project_of(env: Any) -> Project:
     return project
 
 
+def project_if_any(env: Any) -> Project | None:
+    """The Project of this build, or None when planning the pages did not get so far."""
+    project: Project | None = getattr(env, PROJECT, None)
+    return project
+
+
 def set_project(env: Any, project: Project) -> None:
     setattr(env, PROJECT, project)
