@@ -14,6 +14,7 @@ import pytest
 
 from refgen import project as project_module
 from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker, can_fork
+from refgen.sphinx import highlighting
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html, section, text
 
@@ -128,6 +129,7 @@ def test_a_worker_that_dies_leaves_every_page_whole(
     monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert figure_sections(died.outdir) == figure_sections(alone.outdir)
+    assert module_source(died.outdir) == module_source(alone.outdir)
 
 
 def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,6 +139,38 @@ def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
     assert project.build("html", "-W").returncode == 0
     assert processes(log) == {"build"}
+
+
+def module_source(outdir: Path) -> str:
+    return (outdir / "_modules" / "ahead" / "models.html").read_text()
+
+
+def test_the_worker_lexes_the_module_source_the_build_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean build's highlighted module: lexed by the worker while pages are read, and
+    the same page the build makes when it lexes alone."""
+    build_pid = os.getpid()
+    lexed_by_build: list[str] = []
+    lexed = highlighting._lexed
+
+    def noting(lexer: Any, text: str) -> Any:
+        if os.getpid() == build_pid:
+            lexed_by_build.append(text)
+        return lexed(lexer, text)
+
+    monkeypatch.setattr(highlighting, "_lexed", noting)
+    project = write_boxes(tmp_path / "boxes")
+    ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
+    assert ahead.returncode == 0, ahead.stderr
+    assert not [text for text in lexed_by_build if "class Box" in text]
+
+    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    alone = project.build("html", "-W", outdir=tmp_path / "alone")
+    assert alone.returncode == 0, alone.stderr
+    assert [text for text in lexed_by_build if "class Box" in text]
+    assert module_source(ahead.outdir) == module_source(alone.outdir)
+    assert '<span class="nc">Box3</span>' in module_source(ahead.outdir)
 
 
 PATIENCE = 60.0

@@ -22,7 +22,7 @@ import sys
 import sysconfig
 import traceback
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -349,6 +349,12 @@ class Project:
         """Modules of every helper that a scenario references or calls, first seen first."""
         return self.cache.helper_modules(self.scenarios())
 
+    def shown_modules(self) -> list[str]:
+        """The modules whose pages document something: the documented modules, the helper
+        modules and the registry's module."""
+        registry = [self._registry_module()] if self.settings.registry else []
+        return list(dict.fromkeys([*self.modules, *self.helper_modules(), *registry]))
+
     def helpers_of(self, module_name: str) -> list[HelperDoc]:
         module = discovery.import_module(module_name)
         return [self.cache.helper(function) for function in discovery.public_functions(module)]
@@ -435,10 +441,13 @@ class Project:
             self.cache.remember("entry-values", key, _given(found))
         self.cache.remember("sensitivities", scenario.qualname, _given(sensitivities))
 
-    def compute_ahead(self, classes: Sequence[str]) -> AheadWorker | None:
+    def compute_ahead(
+        self, classes: Sequence[str], jobs: Mapping[Hashable, Callable[[], Any]] | None = None
+    ) -> AheadWorker | None:
         """Start computing the values and elasticities of ``classes`` (dotted paths, in the
         order their pages will be composed) in a forked process, so the pages find them
-        ready (:mod:`refgen.evaluate.ahead`).
+        ready (:mod:`refgen.evaluate.ahead`); then each of ``jobs``, whose results
+        :meth:`take_ahead` gives by their keys (tuples, so as not to meet a class's name).
 
         Only where forking is safe (Linux, no other thread running), and only for at
         least :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
@@ -452,15 +461,24 @@ class Project:
         if len(wanted) < AHEAD_MINIMUM or not can_fork():
             return None
 
-        def compute(qualname: str) -> tuple[tuple[EntryValues, ...], tuple[Sensitivity, ...]]:
-            scenario = self.scenario(self.resolve(qualname))
+        more = dict(jobs or {})
+
+        def compute(key: Hashable) -> Any:
+            if key in more:
+                return more[key]()
+            scenario = self.scenario(self.resolve(str(key)))
             return self.values(scenario), self.sensitivities(scenario)
 
         # The child needs longer than one time limit only when the library's code runs
         # into it again and again; the build then does the rest itself.
         patience = 2 * self.settings.eval_timeout + 10
-        self._ahead = AheadWorker(compute, wanted, patience)
+        self._ahead = AheadWorker(compute, [*wanted, *more], patience)
         return self._ahead
+
+    def take_ahead(self, key: Hashable) -> Any:
+        """The result of a job given to :meth:`compute_ahead`, waiting for it if the worker
+        is still at work; :data:`~refgen.evaluate.ahead.NOT_GIVEN` if it gives none."""
+        return NOT_GIVEN if self._ahead is None else self._ahead.take(key)
 
     def _scenarios_of(self, classes: Sequence[str]) -> list[ScenarioDoc]:
         found = []

@@ -110,7 +110,8 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     planned = records.planned_pages(env)  # docname -> (page, fingerprint)
     pages = [planned[docname][0] for docname in docnames if docname in planned]
     classes = [page.argument for page in pages if page.kind == "scenario"]
-    worker = project.compute_ahead(classes)
+    jobs = highlighting.lexing_jobs(app, project.shown_modules())
+    worker = project.compute_ahead(classes, jobs)
     if worker is not None:
         logger.verbose(
             "[refgen] figures of %d classes computed ahead in process %s",
@@ -120,9 +121,11 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
 
 
 def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-updated``: every page is read, so the worker has nothing left to give."""
+    """``env-updated``: every page is read; the worker has only the module texts it lexes
+    left to give."""
     project = project_if_any(env)
     if project is not None:
+        highlighting.take_lexed_ahead(app, project.take_ahead)
         project.stop_computing_ahead()
     return []
 

@@ -15,15 +15,22 @@ Only the module texts viewcode shows are handled this way, and only when the
 lexer is Sphinx's own Python lexer: any other block, lexer or failure
 (an error token, text Python cannot parse) goes through Sphinx's highlighter
 unchanged, warnings and all.
+
+A build with nothing kept (a clean one) that computes figures in a second
+process (:meth:`refgen.project.Project.compute_ahead`) gives it the project's
+module texts to lex too, after the figures, while this process reads pages:
+the pieces it sends back are taken as if a previous build had kept them.
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import functools
 import hashlib
 import pickle
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -35,7 +42,9 @@ from pygments.token import _TokenType, string_to_tokentype
 from sphinx.application import Sphinx
 from sphinx.highlighting import PygmentsBridge, lexers
 
+from refgen.analysis.guard import call_user_code
 from refgen.files import replace_atomically
+from refgen.sphinx.state import project_of
 
 CACHE_FILE = "refgen-highlighted-source.pickle"
 _FORMAT = 3
@@ -46,6 +55,11 @@ _FOLLOWING = '@_\nclass _:\n    pass\n\n\nasync def _():\n    """_"""\n'
 _MOST_JOINED = 8
 """Pieces lexed again with the next before the rest is lexed whole: each try lexes all of
 them again, so a string holding many definition lines must not be tried line by line."""
+
+_JOBS = "refgen_lexing_jobs"
+"""Attribute of the builder: the keys of the lexing jobs given to the worker."""
+_LEXED_AHEAD = "refgen_lexed_ahead"
+"""Attribute of the builder: the pieces the worker lexed, as :attr:`ChunkedHighlighter.used`."""
 
 Tokens = list[tuple[str, str]]
 """A piece's tokens: the token type's name and its text."""
@@ -86,6 +100,15 @@ class ChunkedHighlighter:
             return pygments.format(self._all_tokens(lexer, pieces), formatter)  # type: ignore[no-any-return]
         except ErrorToken:
             return None
+
+    def lex(self, source: str) -> None:
+        """Lex ``source`` a piece at a time into :attr:`used`, formatting nothing."""
+        pieces = split_at_definitions(source)
+        if pieces is None or "python" in lexers:
+            return
+        lexer = self.bridge.get_lexer(source, "python")
+        with contextlib.suppress(ErrorToken):  # the build hands it to Sphinx, which warns
+            collections.deque(self._all_tokens(lexer, pieces), maxlen=0)
 
     def _all_tokens(
         self, lexer: PythonLexer, pieces: list[str]
@@ -187,12 +210,55 @@ def install(app: Sphinx) -> list[Any]:
     bridge = getattr(app.builder, "highlighter", None)
     if texts and isinstance(bridge, PygmentsBridge) and bridge.dest == "html":
         stored = _load(Path(app.doctreedir) / CACHE_FILE)
+        stored.update(getattr(app.builder, _LEXED_AHEAD, {}))
         app.builder.highlighter = ChunkedHighlighter(bridge, texts, stored)  # type: ignore[attr-defined]
     return []
 
 
+def lexing_jobs(app: Sphinx, module_names: Iterable[str]) -> dict[Hashable, Callable[[], Any]]:
+    """Jobs for the worker of a build that keeps no pieces yet: each of the project's
+    ``module_names`` lexed in pieces, for viewcode to show (:func:`take_lexed_ahead`)."""
+    bridge = getattr(app.builder, "highlighter", None)
+    if (
+        "sphinx.ext.viewcode" not in app.extensions
+        or not isinstance(bridge, PygmentsBridge)
+        or bridge.dest != "html"
+        or (Path(app.doctreedir) / CACHE_FILE).exists()
+    ):
+        return {}
+    project = project_of(app.env)
+    jobs: dict[Hashable, Callable[[], Any]] = {}
+    for name in dict.fromkeys(module_names):
+        found, error = call_user_code(project.module_text_and_tags, name)
+        if found is not None and error is None:
+            jobs[("lexed pieces", name)] = functools.partial(_lexed_pieces, bridge, found[0])
+    setattr(app.builder, _JOBS, list(jobs))
+    return jobs
+
+
+def _lexed_pieces(bridge: PygmentsBridge, source: str) -> dict[str, bytes]:
+    highlighter = ChunkedHighlighter(bridge, {source}, {})
+    highlighter.lex(source)
+    return highlighter.used
+
+
+def take_lexed_ahead(app: Sphinx, take: Callable[[Hashable], Any]) -> None:
+    """Before the worker stops: the pieces it lexed, by :func:`lexing_jobs`' keys
+    (``take`` gives a job's result, waiting for it), kept for :func:`install`."""
+    lexed: dict[str, bytes] = {}
+    for key in getattr(app.builder, _JOBS, []):
+        found = take(key)
+        if isinstance(found, dict):
+            lexed.update(
+                (k, v) for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)
+            )
+    setattr(app.builder, _JOBS, [])
+    setattr(app.builder, _LEXED_AHEAD, lexed)
+
+
 def keep(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``: store this build's pieces and give Sphinx its highlighter back."""
+    setattr(app.builder, _LEXED_AHEAD, {})
     highlighter = getattr(app.builder, "highlighter", None)
     if not isinstance(highlighter, ChunkedHighlighter):
         return
