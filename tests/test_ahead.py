@@ -193,6 +193,18 @@ def test_results_come_in_any_order_asked_and_each_once() -> None:
         worker.close()
 
 
+def test_each_take_takes_in_every_result_already_sent() -> None:
+    """The child is held back only by a full pipe, not by the order the build asks in."""
+    worker = AheadWorker(square, [1, 2, 3], PATIENCE)
+    try:
+        worker._process.join(timeout=PATIENCE)  # all three sent: the child has ended
+        assert worker.take(1) == 1
+        assert worker._results == {2: 4, 3: 9}
+        assert worker.take(3) == 9
+    finally:
+        worker.close()
+
+
 def unpicklable_for_two(number: int) -> object:
     if number == 2:
         return lambda: number  # a result the pipe cannot carry

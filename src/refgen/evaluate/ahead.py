@@ -7,12 +7,14 @@ again; bench/RESULTS.md). That work needs nothing the build does meanwhile,
 and Sphinx reads pages on one core. :class:`AheadWorker` forks one process
 that computes the results for a list of keys, in the order the pages will need
 them, and sends each back through a pipe; the build takes each one when it
-composes the page.
+composes the page, and with it whatever else the child has sent by then.
 
 Forking keeps everything already loaded (the library, its registry, the
 analysis), so nothing is imported or analysed twice, and the child runs user
 code as the build would: through the same guarded calls, with the same time
-limits. The pipe's buffer bounds how far ahead the child runs.
+limits. The child runs ahead of the build as far as the pipe's buffer and
+the results the build has taken in allow: every result already sent is taken
+in whenever the build asks for one.
 
 A fork copies only the thread that forks. A lock another thread held at that
 moment stays locked in the child for ever, so :func:`can_fork` refuses while
@@ -92,9 +94,16 @@ class AheadWorker:
         if os.getpid() != self._owner or key not in self._expected:
             return NOT_GIVEN
         self._expected.discard(key)
+        self._receive_ready()
         while key not in self._results and not self._done:
             self._receive_one()
         return self._results.pop(key, NOT_GIVEN)
+
+    def _receive_ready(self) -> None:
+        """Every result the child has sent so far: a full pipe would hold the child back
+        until the build next asks for a result it has not received."""
+        while not self._done and self._receiver.poll(0):
+            self._receive_one()
 
     def _receive_one(self) -> None:
         if not self._receiver.poll(self.patience):
