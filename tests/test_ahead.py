@@ -14,6 +14,7 @@ import pytest
 
 from refgen import project as project_module
 from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker, can_fork
+from refgen.render import compose as compose_module
 from refgen.sphinx import highlighting
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html, section, text
@@ -139,6 +140,45 @@ def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
     assert project.build("html", "-W").returncode == 0
     assert processes(log) == {"build"}
+
+
+def site_files(outdir: Path) -> dict[str, bytes]:
+    """Every file of the built site but Sphinx's own records of the build."""
+    return {
+        path.relative_to(outdir).as_posix(): path.read_bytes()
+        for path in sorted(outdir.rglob("*"))
+        if path.is_file() and ".doctrees" not in path.parts and path.name != ".buildinfo"
+    }
+
+
+def test_the_worker_composes_the_pages_of_each_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Class and comparison pages composed in the worker, with their digest and Markdown:
+    the site is the one the build makes alone, and the next build re-reads nothing."""
+    build_pid = os.getpid()
+    composed_by_build: list[str] = []
+    composing = compose_module.compose
+
+    def noting(project: Any, planned: Any, stub_path: str) -> Any:
+        if os.getpid() == build_pid:
+            composed_by_build.append(planned.kind)
+        return composing(project, planned, stub_path)
+
+    monkeypatch.setattr(compose_module, "compose", noting)
+    project = write_boxes(tmp_path / "boxes")
+    ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
+    assert ahead.returncode == 0, ahead.stderr
+    assert "scenario" not in composed_by_build
+    assert "comparison" not in composed_by_build
+    again = project.build("html", "-W", outdir=tmp_path / "ahead")
+    assert "0 added, 0 changed, 0 removed" in again.stdout
+
+    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    alone = project.build("html", "-W", outdir=tmp_path / "alone")
+    assert composed_by_build.count("scenario") == CLASSES
+    assert composed_by_build.count("comparison") == CLASSES
+    assert site_files(ahead.outdir) == site_files(alone.outdir)
 
 
 def module_source(outdir: Path) -> str:

@@ -158,6 +158,8 @@ class Project:
         self._registry: RegistryDoc | None = None
         self._registry_failed = False
         self._ahead: AheadWorker | None = None
+        self._given_ahead: dict[Hashable, Any] = {}
+        """What the worker computed with a class's figures, by key, until taken."""
 
     def __getstate__(self) -> dict[str, Any]:
         # Sphinx pickles its environment, which holds the project; live modules and
@@ -434,6 +436,7 @@ class Project:
             return
         entry_values: tuple[EntryValues, ...] = given[0]
         sensitivities: tuple[Sensitivity, ...] = given[1]
+        self._given_ahead.update(given[2])
         if len(entry_values) != len(scenario.registry_entries):
             return
         for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
@@ -442,12 +445,17 @@ class Project:
         self.cache.remember("sensitivities", scenario.qualname, _given(sensitivities))
 
     def compute_ahead(
-        self, classes: Sequence[str], jobs: Mapping[Hashable, Callable[[], Any]] | None = None
+        self,
+        classes: Sequence[str],
+        jobs: Mapping[Hashable, Callable[[], Any]] | None = None,
+        with_figures: Callable[[str], Mapping[Hashable, Any]] | None = None,
     ) -> AheadWorker | None:
         """Start computing the values and elasticities of ``classes`` (dotted paths, in the
         order their pages will be composed) in a forked process, so the pages find them
-        ready (:mod:`refgen.evaluate.ahead`); then each of ``jobs``, whose results
-        :meth:`take_ahead` gives by their keys (tuples, so as not to meet a class's name).
+        ready (:mod:`refgen.evaluate.ahead`); then each of ``jobs``. :meth:`take_ahead`
+        gives a job's result by its key (a tuple, so as not to meet a class's name), and
+        each result of ``with_figures(class)``, computed right after the class's figures
+        and sent with them, by its own key once those figures are taken.
 
         Only where forking is safe (Linux, no other thread running), and only for at
         least :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
@@ -467,7 +475,8 @@ class Project:
             if key in more:
                 return more[key]()
             scenario = self.scenario(self.resolve(str(key)))
-            return self.values(scenario), self.sensitivities(scenario)
+            figures = self.values(scenario), self.sensitivities(scenario)
+            return (*figures, dict(with_figures(str(key))) if with_figures else {})
 
         # The child needs longer than one time limit only when the library's code runs
         # into it again and again; the build then does the rest itself.
@@ -477,8 +486,17 @@ class Project:
 
     def take_ahead(self, key: Hashable) -> Any:
         """The result of a job given to :meth:`compute_ahead`, waiting for it if the worker
-        is still at work; :data:`~refgen.evaluate.ahead.NOT_GIVEN` if it gives none."""
+        is still at work, or one computed with a class's figures already taken;
+        :data:`~refgen.evaluate.ahead.NOT_GIVEN` if there is none to give."""
+        if key in self._given_ahead:
+            return self._given_ahead.pop(key)
         return NOT_GIVEN if self._ahead is None else self._ahead.take(key)
+
+    def take_figures_ahead(self, qualname: str) -> None:
+        """Take in the class's figures from the worker, with what came with them, if the
+        worker has them to give."""
+        if self._ahead is not None:
+            self._take_ahead(self.scenario(self.resolve(qualname)))
 
     def _scenarios_of(self, classes: Sequence[str]) -> list[ScenarioDoc]:
         found = []
@@ -491,6 +509,7 @@ class Project:
     def stop_computing_ahead(self) -> None:
         """Stop the worker :meth:`compute_ahead` started, if any; what it has not given
         is computed here when asked for."""
+        self._given_ahead.clear()
         if self._ahead is not None:
             self._ahead.close()
             self._ahead = None

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ExampleBlock, Problem, ScenarioDoc, WarningKind
 from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues
@@ -23,6 +24,7 @@ from refgen.project import PlannedPage, Project
 from refgen.render.blocks import Page
 from refgen.render.comparison import comparison_page
 from refgen.render.downloads import download_paths
+from refgen.render.markdown import MarkdownWriter
 from refgen.render.markup import serialize
 from refgen.render.pages import (
     INDEX_INTRO,
@@ -46,6 +48,44 @@ class ComposedPage:
     """What the page is about, in one line (for ``llms.txt``)."""
     values: tuple[EntryValues, ...] = ()
     """The registry values the page computes (a class page's), for the site's downloads."""
+
+
+@dataclass(frozen=True)
+class RecordedPage:
+    """A composed page with what the build records of it: its digest and its Markdown."""
+
+    composed: ComposedPage
+    digest: str
+    markdown: str
+
+
+def recorded_page(project: Project, planned: PlannedPage, stub_path: str) -> RecordedPage:
+    """:func:`compose`, with the page's digest and Markdown."""
+    return recorded(compose(project, planned, stub_path), planned.docname)
+
+
+def recorded(composed: ComposedPage, docname: str) -> RecordedPage:
+    return RecordedPage(
+        composed, page_digest(composed), MarkdownWriter(docname).page(composed.page)
+    )
+
+
+def recorded_key(planned: PlannedPage) -> tuple[str, PlannedPage]:
+    """The key of a page recorded ahead (:func:`recorded_pages`)."""
+    return ("recorded page", planned)
+
+
+def recorded_pages(
+    project: Project, pages: Sequence[tuple[PlannedPage, str]]
+) -> dict[Hashable, RecordedPage]:
+    """Each of ``pages`` (a page and the path of its stub) recorded, by :func:`recorded_key`;
+    a page whose composing fails is left out, for the build to compose and report."""
+    found: dict[Hashable, RecordedPage] = {}
+    for planned, stub_path in pages:
+        page, error = call_user_code(recorded_page, project, planned, stub_path)
+        if page is not None and error is None:
+            found[recorded_key(planned)] = page
+    return found
 
 
 def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage:

@@ -17,7 +17,13 @@ from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import SourceLocation, WarningKind
 from refgen.project import PlannedPage, Project
-from refgen.render.compose import ComposedPage, compose
+from refgen.render.compose import (
+    ComposedPage,
+    RecordedPage,
+    recorded,
+    recorded_key,
+    recorded_page,
+)
 from refgen.render.pages import (
     failure_page,
 )
@@ -28,6 +34,10 @@ from refgen.sphinx.records import note_page, planned_pages
 from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import project_of
 from refgen.sphinx.stubs import set_toc_depth
+
+PAGES_OF_A_CLASS = ("scenario", "comparison")
+"""The pages a build's worker composes with their class's figures
+(:func:`refgen.render.compose.recorded_pages`)."""
 
 
 class PageDirective(SphinxDirective):
@@ -47,19 +57,32 @@ class PageDirective(SphinxDirective):
             self.arguments[0],
             tuple(line.strip() for line in self.content if line.strip()),
         )
-        composed, error = call_user_code(compose, project, planned, self.page_location().path)
-        if error is not None:  # the user's code: one warning, the rest of the site builds
-            reason = f"cannot document {self.arguments[0]}: {describe_error(error)}"
-            warn(self.failure_kind, reason, self.failure_location(project))
-            composed = ComposedPage(failure_page(self.arguments[0], reason, self.page_location()))
-        assert composed is not None
-        note_page(self.env, composed)
+        page = self.recorded_page(project, planned)
+        composed = page.composed
+        note_page(self.env, page)
         self.note_toc_depth(planned)
         for problem in composed.problems:
             warn_problem(problem)
         for subject, block in composed.examples:
             queue_examples(self.env, subject, block)
         return NodeBuilder(self).page(composed.page)
+
+    def recorded_page(self, project: Project, planned: PlannedPage) -> RecordedPage:
+        """The page composed, by the worker of this build if it did (a class's pages), or
+        here; a failure in the user's code is one warning, and the rest of the site builds."""
+        if planned.kind in PAGES_OF_A_CLASS:
+            call_user_code(project.take_figures_ahead, planned.argument)
+            ahead = project.take_ahead(recorded_key(planned))
+            if isinstance(ahead, RecordedPage):
+                return ahead
+        page, error = call_user_code(recorded_page, project, planned, self.page_location().path)
+        if error is None:
+            assert page is not None
+            return page
+        reason = f"cannot document {self.arguments[0]}: {describe_error(error)}"
+        warn(self.failure_kind, reason, self.failure_location(project))
+        failure = failure_page(self.arguments[0], reason, self.page_location())
+        return recorded(ComposedPage(failure), planned.docname)
 
     def note_toc_depth(self, page: PlannedPage) -> None:
         """A page refgen planned (its stub) enters tables of contents as deep as its kind says."""

@@ -29,6 +29,7 @@ from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import PlannedPage, Project
 from refgen.render import blocks
+from refgen.render.compose import recorded_pages
 from refgen.sphinx import (
     directives,
     examples,
@@ -100,7 +101,8 @@ def _generate_pages(app: Sphinx) -> None:
 
 def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """``env-before-read-docs``: the values and elasticities of the class pages about to be
-    read, computed in a second process while this one reads (:mod:`refgen.evaluate.ahead`).
+    read, and those pages composed, in a second process while this one reads
+    (:mod:`refgen.evaluate.ahead`).
 
     Not in a parallel build: Sphinx's own readers use the other cores there.
     """
@@ -110,8 +112,17 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     planned = records.planned_pages(env)  # docname -> (page, fingerprint)
     pages = [planned[docname][0] for docname in docnames if docname in planned]
     classes = [page.argument for page in pages if page.kind == "scenario"]
+    pages_of: dict[str, list[tuple[PlannedPage, str]]] = {}
+    for page in pages:
+        if page.kind in directives.PAGES_OF_A_CLASS:
+            stub = env.doc2path(page.docname).as_posix()
+            pages_of.setdefault(page.argument, []).append((page, stub))
     jobs = highlighting.lexing_jobs(app, project.shown_modules())
-    worker = project.compute_ahead(classes, jobs)
+    worker = project.compute_ahead(
+        classes,
+        jobs,
+        with_figures=lambda qualname: recorded_pages(project, pages_of.get(qualname, ())),
+    )
     if worker is not None:
         logger.verbose(
             "[refgen] figures of %d classes computed ahead in process %s",

@@ -21,8 +21,7 @@ from sphinx.util import logging as sphinx_logging
 from refgen.evaluate.values import EntryValues
 from refgen.files import replace_atomically
 from refgen.project import PlannedPage
-from refgen.render.compose import ComposedPage, page_digest
-from refgen.render.markdown import MarkdownWriter
+from refgen.render.compose import RecordedPage
 
 logger = sphinx_logging.getLogger("refgen")
 
@@ -80,16 +79,16 @@ def plan(env: Any, pages: list[PlannedPage], fingerprints: dict[str, str]) -> No
     setattr(env, PLANNED, {p.docname: (p, fingerprints.get(p.docname, "")) for p in pages})
 
 
-def note_page(env: Any, composed: ComposedPage) -> None:
+def note_page(env: Any, page: RecordedPage) -> None:
     """The page just read: its digest and the fingerprint it was read at."""
     record = record_of(env)
-    record.digest = page_digest(composed)
+    record.digest = page.digest
     planned = planned_pages(env).get(env.docname)
     record.fingerprint = planned[1] if planned else None
-    record.title = composed.page.title
-    record.summary = composed.summary
-    record.markdown = MarkdownWriter(env.docname).page(composed.page)
-    record.values = composed.values
+    record.title = page.composed.page.title
+    record.summary = page.composed.summary
+    record.markdown = page.markdown
+    record.values = page.composed.values
 
 
 def note_quote(env: Any, text: str, shown: str) -> None:
