@@ -72,7 +72,8 @@ class AheadWorker:
         self.keys = list(dict.fromkeys(keys))
         self.patience = patience
         self._expected = set(self.keys)
-        self._results: dict[Hashable, Any] = {}
+        self._results: dict[Hashable, bytes] = {}
+        """Results received and not yet taken, still pickled: smaller than what they hold."""
         self._owner = os.getpid()
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
@@ -97,7 +98,11 @@ class AheadWorker:
         self._receive_ready()
         while key not in self._results and not self._done:
             self._receive_one()
-        return self._results.pop(key, NOT_GIVEN)
+        payload = self._results.pop(key, None)
+        if payload is None:
+            return NOT_GIVEN
+        result, error = call_user_code(pickle.loads, payload)
+        return NOT_GIVEN if error is not None else result
 
     def _receive_ready(self) -> None:
         """Every result the child has sent so far: a full pipe would hold the child back
@@ -115,9 +120,7 @@ class AheadWorker:
             self._done = True
             return
         if payload is not None:
-            result, error = call_user_code(pickle.loads, payload)
-            if error is None:
-                self._results[key] = result
+            self._results[key] = payload
 
     def close(self) -> None:
         """Stop the child if it is still running, and let go of what it sent."""
