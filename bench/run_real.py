@@ -247,9 +247,11 @@ class Round:
     html: dict[str, Html] = field(default_factory=dict)
 
 
-def measure_round(projects: dict[str, Project], number: int) -> Round:
+def measure_round(projects: dict[str, Project], number: int, kinds: tuple[str, ...]) -> Round:
     result = Round()
     for kind, project in projects.items():
+        if kind not in kinds:
+            continue
         builds = {"clean": project.clean()}
         result.html[kind] = Html.of(project.out, kind)
         if kind != "autosummary":
@@ -318,32 +320,39 @@ def report(size: int, library: Library, rounds: list[Round], show: dict[str, flo
                     f"{build.tree_pss_mib:.0f} | {build.reread} | {sum(build.warnings.values())} |"
                 )
     last = rounds[-1]
+    html_of: dict[str, Html] = {}
+    clean_of: dict[str, Build] = {}
+    for r in rounds:  # each project's last round
+        html_of.update(r.html)
+        clean_of.update({kind: builds["clean"] for kind, builds in r.builds.items()})
     lines += [
         "",
-        "#### HTML (last round)",
+        "#### HTML (each project's last round)",
         "",
         "| project | pages | total | median class page | largest page |",
         "|---|---|---|---|---|",
     ]
-    for kind, html in last.html.items():
+    for kind, html in html_of.items():
         name, largest = html.largest_page
         lines.append(
             f"| {kind} | {html.pages} | {_mib(html.total_bytes)} | "
             f"{_kib(html.median_class_page)} | {name}, {_kib(largest)} |"
         )
-    lines += ["", "#### Warnings by type (clean build, last round)", ""]
+    lines += ["", "#### Warnings by type (clean build, each project's last round)", ""]
     lines += ["| project | type | count |", "|---|---|---|"]
-    for kind, builds in last.builds.items():
-        for warning, count in sorted(builds["clean"].warnings.items(), key=lambda w: -w[1]):
+    for kind, clean in clean_of.items():
+        for warning, count in sorted(clean.warnings.items(), key=lambda w: -w[1]):
             lines.append(f"| {kind} | {warning} | {count} |")
     lines += ["", "#### Command line (median of the runs, fresh interpreter each)", ""]
     lines += ["| command | seconds |", "|---|---|"]
     lines += [f"| `{command}` | {seconds:.2f} |" for command, seconds in show.items()]
 
     def ratio(a: tuple[str, str], b: tuple[str, str], what: str = "seconds") -> list[float]:
+        """Within each round that built both."""
         return [
             getattr(r.builds[a[0]][a[1]], what) / getattr(r.builds[b[0]][b[1]], what)
             for r in rounds
+            if a[0] in r.builds and b[0] in r.builds
         ]
 
     refgen_clean = [r.builds["refgen"]["clean"] for r in rounds]
@@ -472,6 +481,12 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=600, help="number of scenario classes")
     parser.add_argument("--rounds", type=int, default=1, help="build every project this often")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each timed command")
+    parser.add_argument(
+        "--autosummary-rounds",
+        type=int,
+        default=1,
+        help="rounds that build the autosummary project too (the first ones; it is slow)",
+    )
     parser.add_argument("--keep", type=Path, help="build here and keep the projects")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="refgen-real-") as tmp:
@@ -490,7 +505,14 @@ def main() -> None:
             f"{library.entries} entries, {library.lines} lines",
             flush=True,
         )
-        rounds = [measure_round(projects, number) for number in range(args.rounds)]
+        rounds = [
+            measure_round(
+                projects,
+                number,
+                KINDS if number < args.autosummary_rounds else ("refgen", "automodule"),
+            )
+            for number in range(args.rounds)
+        ]
         show = measure_show(library, args.repeat)
         print(report(args.size, library, rounds, show))
 
