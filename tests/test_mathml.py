@@ -10,8 +10,10 @@ import ast
 import cmath
 import dataclasses
 import math
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -760,3 +762,31 @@ def test_only_an_operator_between_terms_is_spaced_as_one_where_a_line_starts() -
     pieces = pieces_of("(a + b).to('MB')")
     forms = {mo.text: mo.get("form") for piece in pieces for mo in piece.iter("mo")}
     assert forms["+"] == "infix" and forms["("] is None  # the bracket stays a fence
+
+
+def test_a_quantity_class_bound_in_a_documented_module_lends_its_registry(
+    tmp_path: Path,
+) -> None:
+    """``Q_ = ureg.Quantity`` in a documented module, ``ureg`` defined elsewhere: units are
+    looked up in that registry (its own units too), and pint's are not loaded."""
+    from refgen.config import Settings
+    from refgen.project import Project
+    from refgen.testing import fresh_imports
+
+    package = tmp_path / "quantities_only"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "units.py").write_text(
+        "import pint\nureg = pint.UnitRegistry()\nureg.define('FLOP = [computation]')\n"
+    )
+    (package / "models.py").write_text(
+        "from quantities_only import units\nQ_ = units.ureg.Quantity\n"
+    )
+    with fresh_imports(tmp_path):
+        project = Project(Settings(modules=("quantities_only.models",)))
+        registries = project.unit_registries()
+        assert list(registries) == ["Q_._REGISTRY"]
+        assert registries["Q_._REGISTRY"] is sys.modules["quantities_only.units"].ureg
+        assert project.units.symbol("TFLOP") == "TFLOP"
+        assert project.units.symbol("millisecond") == "ms"
+        assert project.units._registry is None  # pint's own definitions were not needed

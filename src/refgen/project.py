@@ -131,6 +131,24 @@ def registry_pages(root: str, qualname: str, entries: int) -> list[PlannedPage]:
     return [PlannedPage(f"{root}/registry", "registry", qualname, children), *parts]
 
 
+QUANTITY_REGISTRY = "_REGISTRY"
+"""The attribute of a pint quantity class (``ureg.Quantity``) that holds its registry."""
+
+
+def _is_unit_registry(value: object) -> bool:
+    return isinstance(value, UnitRegistry | ApplicationRegistry)
+
+
+def _quantity_registry(value: object) -> object:
+    """The registry of ``value`` if it is a quantity class of one (``ureg.Quantity``)."""
+    try:
+        if isinstance(value, type) and issubclass(value, pint.Quantity):
+            return vars(value).get(QUANTITY_REGISTRY)
+    except Exception:  # a class whose metaclass answers strangely: not a quantity class
+        pass
+    return None
+
+
 def _given(value: T) -> Callable[[Any], T]:
     """A ``compute`` for :meth:`AnalysisCache.remember` that returns what is already known."""
     return lambda _key: value
@@ -264,8 +282,9 @@ class Project:
 
     def unit_registries(self) -> dict[str, Any]:
         """The pint registries the documented modules (and the registry's module) bind
-        at module level, by the name they bind them to (``ureg``); the first module
-        to bind a name decides what it means."""
+        at module level, by the name they bind them to (``ureg``), and those of the
+        quantity classes they bind (``Q_ = ureg.Quantity``), by the attribute that holds
+        them (``Q_._REGISTRY``); the first module to bind a name decides what it means."""
         names = [*self.modules]
         if self.settings.registry:
             names.append(self._registry_module())
@@ -273,8 +292,10 @@ class Project:
         for name in names:
             module = sys.modules.get(name)
             for bound, value in vars(module).items() if module is not None else ():
-                if isinstance(value, UnitRegistry | ApplicationRegistry):
+                if _is_unit_registry(value):
                     found.setdefault(bound, value)
+                elif _is_unit_registry(registry := _quantity_registry(value)):
+                    found.setdefault(f"{bound}.{QUANTITY_REGISTRY}", registry)
         return found
 
     def documented_classes(self) -> frozenset[str]:
