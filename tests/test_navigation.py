@@ -9,6 +9,7 @@ compare, in Chromium, the filled sidebar with furo's own from a build with
 
 from __future__ import annotations
 
+import importlib
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+from refgen.sphinx import navigation
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
 
 CLASS = '''
@@ -89,6 +91,51 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuildResult]:
 
 
 CLASS_PAGE = "reference/navpkg.training/BetaScenario.html"
+
+
+def shared_script(result: BuildResult) -> str:
+    return (result.outdir / "_static" / "refgen-navigation.js").read_text(encoding="utf-8")
+
+
+def test_an_incremental_build_shares_the_tree_a_clean_one_would(tmp_path: Path) -> None:
+    """furo's tree is kept between builds (:func:`navigation.furo_navigation`), and only
+    while what it is made of is the same: a retitled page shows under its new title."""
+    project = write_project(tmp_path / "site", 'html_theme = "furo"\n')
+    first = project.build("html", "-W")
+    assert first.returncode == 0, first.stderr
+    assert ">Guide<" in shared_script(first)
+    guide = project.docs / "guide.rst"
+    guide.write_text("Handbook\n========\n\nProse.\n", encoding="utf-8")
+    again = project.build("html", "-W")
+    clean = project.build("html", "-W", outdir=tmp_path / "clean")
+    assert ">Handbook<" in shared_script(again)
+    assert ">Guide<" not in shared_script(again)
+    assert shared_script(again) == shared_script(clean)
+
+
+def test_furos_tree_is_made_again_only_for_another_fragment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    furo_navigation = importlib.import_module("furo.navigation")
+    made: list[str] = []
+    real = furo_navigation.get_navigation_tree
+
+    def counted(fragment: str) -> str:
+        made.append(fragment)
+        return str(real(fragment))
+
+    monkeypatch.setattr(furo_navigation, "get_navigation_tree", counted)
+    memo = tmp_path / navigation.MEMO
+    one = '<ul><li class="toctree-l1"><a href="a.html">A</a></li></ul>'
+    other = one.replace(">A<", ">B<")
+    first = navigation.furo_navigation(one, memo)
+    assert navigation.furo_navigation(one, memo) == first
+    assert made == [one]
+    assert ">B<" in navigation.furo_navigation(other, memo)
+    assert made == [one, other]
+    memo.write_text("{not json", encoding="utf-8")
+    assert navigation.furo_navigation(other, memo) == navigation.furo_navigation(other, memo)
+    assert made == [one, other, other]
 
 
 def sidebar(result: BuildResult, page: str) -> Any:

@@ -18,6 +18,7 @@ furo are left alone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import json
@@ -30,11 +31,14 @@ from sphinx.application import Sphinx
 from sphinx.environment.adapters.toctree import global_toctree_for_doc
 from sphinx.util.osutil import relative_uri
 
+from refgen.files import replace_atomically
 from refgen.render.markup import escape
 from refgen.sphinx import records
 from refgen.sphinx.state import project_of
 
 SCRIPT = "refgen-navigation.js"
+MEMO = "refgen-navigation.json"
+"""In the doctree folder: furo's tree of the last build, and what it was made of."""
 BUILDERS = ("html", "dirhtml")
 """Builders of one page per document with furo's sidebar (not singlehtml, epub)."""
 FILL = Path(__file__).with_name("navigation.js")
@@ -133,8 +137,25 @@ def furo_tree(app: Sphinx) -> str:
         if reference.get("internal"):
             reference["refuri"] = root_relative(place, reference["refuri"])
     fragment: str = builder.render_partial(toctree)["fragment"]  # type: ignore[attr-defined]
+    return furo_navigation(fragment, Path(app.doctreedir) / MEMO)
+
+
+def furo_navigation(fragment: str, memo: Path) -> str:
+    """What furo makes of the contents tree ``fragment``; taken from ``memo`` when the last
+    build's fragment and furo were the same (furo parses the whole tree's HTML: most of
+    this function's time for a large site, and usually the same tree again)."""
     navigation = importlib.import_module("furo.navigation")
+    version = getattr(importlib.import_module("furo"), "__version__", "")
+    key = hashlib.sha256(f"{version}\0{fragment}".encode("utf-8", "surrogatepass")).hexdigest()
+    try:
+        kept = json.loads(memo.read_text(encoding="utf-8"))
+        if kept["key"] == key and isinstance(kept["html"], str):
+            return kept["html"]
+    except (OSError, ValueError, TypeError, KeyError):  # none yet, or unreadable: made anew
+        pass
     html: str = navigation.get_navigation_tree(fragment)
+    with contextlib.suppress(OSError):  # only next build's time is lost
+        replace_atomically(memo, json.dumps({"key": key, "html": html}).encode())
     return html
 
 
