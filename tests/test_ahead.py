@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import signal
@@ -13,9 +14,11 @@ from typing import Any
 import pytest
 
 from refgen import project as project_module
+from refgen.evaluate import ahead as ahead_module
 from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker, can_fork
+from refgen.project import PlannedPage
 from refgen.render import compose as compose_module
-from refgen.sphinx import highlighting
+from refgen.sphinx import extension, highlighting
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html, section, text
 
@@ -181,6 +184,17 @@ def test_the_worker_composes_the_pages_of_each_class(
     assert site_files(ahead.outdir) == site_files(alone.outdir)
 
 
+def test_the_modules_to_lex_are_those_the_pages_document() -> None:
+    pages = [
+        PlannedPage("reference/index", "index", "Reference", ("pkg.models/index",)),
+        PlannedPage("reference/pkg.models/index", "category", "pkg.models", ("A",)),
+        PlannedPage("reference/pkg.models/A", "scenario", "pkg.models.A"),
+        PlannedPage("reference/helpers/pkg.physics", "helpers", "pkg.physics"),
+        PlannedPage("reference/registry", "registry", "pkg.registry.Named"),
+    ]
+    assert extension.shown_modules(pages) == ["pkg.models", "pkg.physics", "pkg.registry"]
+
+
 def module_source(outdir: Path) -> str:
     return (outdir / "_modules" / "ahead" / "models.html").read_text()
 
@@ -233,14 +247,48 @@ def test_results_come_in_any_order_asked_and_each_once() -> None:
         worker.close()
 
 
-def test_each_take_takes_in_every_result_already_sent() -> None:
-    """The child is held back only by a full pipe, not by the order the build asks in."""
+def test_each_take_takes_in_every_result_already_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child is held back only by a full pipe, not by the order the build asks in,
+    until the build holds ``MOST_HELD`` bytes of results it has not asked for."""
     worker = AheadWorker(square, [1, 2, 3], PATIENCE)
     try:
         worker._process.join(timeout=PATIENCE)  # all three sent: the child has ended
         assert worker.take(1) == 1
         assert sorted(worker._results) == [2, 3]  # received, and kept pickled until taken
         assert worker.take(3) == 9
+    finally:
+        worker.close()
+
+    monkeypatch.setattr(ahead_module, "MOST_HELD", 1)
+    worker = AheadWorker(square, [1, 2, 3], PATIENCE)
+    try:
+        worker._process.join(timeout=PATIENCE)
+        assert worker.take(1) == 1
+        assert worker._results == {}  # the cap reached with its own result: 2 and 3 wait
+        assert worker.take(3) == 9
+        assert sorted(worker._results) == [2]
+    finally:
+        worker.close()
+
+
+def fails_then_waits(gate: str, key: int) -> int:
+    if key == 1:
+        raise ValueError("the build computes this one itself")
+    deadline = time.monotonic() + PATIENCE
+    while not os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return key
+
+
+def test_a_result_the_child_could_not_give_is_not_waited_for(tmp_path: Path) -> None:
+    """Asked for a key the child failed on, the build goes on at once; it does not wait
+    for the child's other results, nor give the child up."""
+    gate = tmp_path / "go"
+    worker = AheadWorker(functools.partial(fails_then_waits, str(gate)), [1, 2], patience=5)
+    try:
+        assert worker.take(1) is NOT_GIVEN  # while the child still waits on the gate
+        gate.touch()
+        assert worker.take(2) == 2
     finally:
         worker.close()
 

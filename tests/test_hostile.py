@@ -108,6 +108,7 @@ OWN_TEST = {
     "docstring_files",
     "text_subclass",
     "class_names",
+    "module_liars",
 }
 """Cases with a test of their own below."""
 
@@ -138,6 +139,19 @@ def test_lambdas_partials_metaclasses_and_classes_without_source(tmp_path: Path)
     assert "https://example.org/docs/step_time/index.html" in hrefs
     dynamic = (folder / "Dynamic.html").read_text(encoding="utf-8")
     assert "no source code to read" in dynamic
+
+
+def test_module_level_objects_that_lie_about_their_class_are_never_asked(
+    tmp_path: Path,
+) -> None:
+    """An object whose ``__class__`` says ``type`` and whose ``__bases__`` ends the
+    process, and one whose ``__class__`` raises: discovery and the unit registries look
+    at real types only, so the site builds without a warning."""
+    project = corpus_project(tmp_path, "module_liars")
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    page = read_html(result.outdir / "reference" / "module_liars.models" / "Disk.html")
+    assert "2" in page.find("table", class_="refgen-values").get_text()
 
 
 def test_sources_in_any_encoding_and_non_ascii_names_build_cleanly(tmp_path: Path) -> None:

@@ -136,6 +136,9 @@ def test_furos_tree_is_made_again_only_for_another_fragment(
     memo.write_text("{not json", encoding="utf-8")
     assert navigation.furo_navigation(other, memo) == navigation.furo_navigation(other, memo)
     assert made == [one, other, other]
+    memo.write_text("[" * 200_000, encoding="utf-8")  # too deep for the JSON parser
+    assert ">B<" in navigation.furo_navigation(other, memo)
+    assert made == [one, other, other, other]
 
 
 def sidebar(result: BuildResult, page: str) -> Any:

@@ -135,18 +135,23 @@ QUANTITY_REGISTRY = "_REGISTRY"
 """The attribute of a pint quantity class (``ureg.Quantity``) that holds its registry."""
 
 
+# Module-level objects are the user's: these read their real type and the class's own
+# slots, never what the object says of itself (``__class__``, ``__bases__``, ``__eq__``).
+_TYPE_MRO = vars(type)["__mro__"]
+_TYPE_DICT = vars(type)["__dict__"]
+
+
 def _is_unit_registry(value: object) -> bool:
-    return isinstance(value, UnitRegistry | ApplicationRegistry)
+    return issubclass(type(value), UnitRegistry | ApplicationRegistry)
 
 
 def _quantity_registry(value: object) -> object:
     """The registry of ``value`` if it is a quantity class of one (``ureg.Quantity``)."""
-    try:
-        if isinstance(value, type) and issubclass(value, pint.Quantity):
-            return vars(value).get(QUANTITY_REGISTRY)
-    except Exception:  # a class whose metaclass answers strangely: not a quantity class
-        pass
-    return None
+    if not issubclass(type(value), type):
+        return None
+    if not any(base is pint.Quantity for base in _TYPE_MRO.__get__(value)):
+        return None
+    return _TYPE_DICT.__get__(value).get(QUANTITY_REGISTRY)
 
 
 def _given(value: T) -> Callable[[Any], T]:
@@ -372,12 +377,6 @@ class Project:
         """Modules of every helper that a scenario references or calls, first seen first."""
         return self.cache.helper_modules(self.scenarios())
 
-    def shown_modules(self) -> list[str]:
-        """The modules whose pages document something: the documented modules, the helper
-        modules and the registry's module."""
-        registry = [self._registry_module()] if self.settings.registry else []
-        return list(dict.fromkeys([*self.modules, *self.helper_modules(), *registry]))
-
     def helpers_of(self, module_name: str) -> list[HelperDoc]:
         module = discovery.import_module(module_name)
         return [self.cache.helper(function) for function in discovery.public_functions(module)]
@@ -457,9 +456,9 @@ class Project:
             return
         entry_values: tuple[EntryValues, ...] = given[0]
         sensitivities: tuple[Sensitivity, ...] = given[1]
-        self._given_ahead.update(given[2])
         if len(entry_values) != len(scenario.registry_entries):
-            return
+            return  # not this class's figures: nor what was made of them
+        self._given_ahead.update(given[2])
         for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
             key = (scenario.qualname, entry.registry, entry.name)
             self.cache.remember("entry-values", key, _given(found))

@@ -62,7 +62,8 @@ def dotted_path(obj: Any) -> str:
 
 def is_scenario_class(obj: Any, module: ModuleType) -> bool:
     """A public class defined in ``module`` with declared inputs or properties."""
-    if not inspect.isclass(obj) or obj.__module__ != module.__name__:
+    # Its real type, not inspect.isclass: an object may claim any __class__ it likes.
+    if not issubclass(type(obj), type) or obj.__module__ != module.__name__:
         return False
     if obj.__name__.startswith("_"):
         return False

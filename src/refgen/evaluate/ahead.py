@@ -54,6 +54,11 @@ NOT_GIVEN: Any = _NotGiven()
 """What :meth:`AheadWorker.take` returns for a key whose result the child did not give."""
 
 
+MOST_HELD = 32 * 2**20
+"""Bytes of results the build takes in ahead of asking for them; beyond it, the child waits
+on the pipe until the build has taken some."""
+
+
 def can_fork() -> bool:
     """Whether a worker may be forked now: on Linux, with no other Python thread running."""
     return FORK_AVAILABLE and threading.active_count() == 1
@@ -72,8 +77,11 @@ class AheadWorker:
         self.keys = list(dict.fromkeys(keys))
         self.patience = patience
         self._expected = set(self.keys)
-        self._results: dict[Hashable, bytes] = {}
-        """Results received and not yet taken, still pickled: smaller than what they hold."""
+        self._results: dict[Hashable, bytes | None] = {}
+        """Results received and not yet taken, still pickled: smaller than what they hold.
+        None for a key the child could not give."""
+        self._held = 0
+        """Bytes in :attr:`_results`."""
         self._owner = os.getpid()
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
@@ -101,13 +109,15 @@ class AheadWorker:
         payload = self._results.pop(key, None)
         if payload is None:
             return NOT_GIVEN
+        self._held -= len(payload)
         result, error = call_user_code(pickle.loads, payload)
         return NOT_GIVEN if error is not None else result
 
     def _receive_ready(self) -> None:
-        """Every result the child has sent so far: a full pipe would hold the child back
-        until the build next asks for a result it has not received."""
-        while not self._done and self._receiver.poll(0):
+        """Every result the child has sent so far, up to :data:`MOST_HELD` bytes: a full
+        pipe would hold the child back until the build next asks for a result it has not
+        received."""
+        while not self._done and self._held < MOST_HELD and self._receiver.poll(0):
             self._receive_one()
 
     def _receive_one(self) -> None:
@@ -119,8 +129,8 @@ class AheadWorker:
         except (EOFError, OSError):  # the child finished, or died
             self._done = True
             return
-        if payload is not None:
-            self._results[key] = payload
+        self._results[key] = payload  # None: the child could not give it; take() need not wait
+        self._held += len(payload or b"")
 
     def close(self) -> None:
         """Stop the child if it is still running, and let go of what it sent."""
@@ -129,6 +139,7 @@ class AheadWorker:
             return
         self._done = True
         self._results.clear()
+        self._held = 0
         self._expected.clear()
         if self._process.is_alive():
             # The child only computes: nothing of it needs a chance to clean up, and user

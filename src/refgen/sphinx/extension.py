@@ -117,7 +117,7 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
         if page.kind in directives.PAGES_OF_A_CLASS:
             stub = env.doc2path(page.docname).as_posix()
             pages_of.setdefault(page.argument, []).append((page, stub))
-    jobs = highlighting.lexing_jobs(app, project.shown_modules())
+    jobs = highlighting.lexing_jobs(app, shown_modules(page for page, _ in planned.values()))
     worker = project.compute_ahead(
         classes,
         jobs,
@@ -129,6 +129,18 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
             len(worker.keys),
             worker.pid,
         )
+
+
+def shown_modules(pages: Iterable[PlannedPage]) -> list[str]:
+    """The modules whose objects ``pages`` document: those of categories and helpers, and
+    the registry's (as far as its dotted path tells)."""
+    found = []
+    for page in pages:
+        if page.kind in ("category", "helpers"):
+            found.append(page.argument)
+        elif page.kind == "registry":
+            found.append(page.argument.rpartition(".")[0])
+    return list(dict.fromkeys(found))
 
 
 def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> list[str]:

@@ -19,7 +19,7 @@ unchanged, warnings and all.
 A build with nothing kept (a clean one) that computes figures in a second
 process (:meth:`refgen.project.Project.compute_ahead`) gives it the project's
 module texts to lex too, after the figures, while this process reads pages:
-the pieces it sends back are taken as if a previous build had kept them.
+the pieces it sends back are stored as if a previous build had kept them.
 """
 
 from __future__ import annotations
@@ -58,8 +58,6 @@ them again, so a string holding many definition lines must not be tried line by 
 
 _JOBS = "refgen_lexing_jobs"
 """Attribute of the builder: the keys of the lexing jobs given to the worker."""
-_LEXED_AHEAD = "refgen_lexed_ahead"
-"""Attribute of the builder: the pieces the worker lexed, as :attr:`ChunkedHighlighter.used`."""
 
 Tokens = list[tuple[str, str]]
 """A piece's tokens: the token type's name and its text."""
@@ -210,14 +208,14 @@ def install(app: Sphinx) -> list[Any]:
     bridge = getattr(app.builder, "highlighter", None)
     if texts and isinstance(bridge, PygmentsBridge) and bridge.dest == "html":
         stored = _load(Path(app.doctreedir) / CACHE_FILE)
-        stored.update(getattr(app.builder, _LEXED_AHEAD, {}))
         app.builder.highlighter = ChunkedHighlighter(bridge, texts, stored)  # type: ignore[attr-defined]
     return []
 
 
 def lexing_jobs(app: Sphinx, module_names: Iterable[str]) -> dict[Hashable, Callable[[], Any]]:
     """Jobs for the worker of a build that keeps no pieces yet: each of the project's
-    ``module_names`` lexed in pieces, for viewcode to show (:func:`take_lexed_ahead`)."""
+    ``module_names`` lexed in pieces, for viewcode to show (:func:`take_lexed_ahead`).
+    A module viewcode does not show costs the worker its time, nothing more."""
     bridge = getattr(app.builder, "highlighter", None)
     if (
         "sphinx.ext.viewcode" not in app.extensions
@@ -244,21 +242,23 @@ def _lexed_pieces(bridge: PygmentsBridge, source: str) -> dict[str, bytes]:
 
 def take_lexed_ahead(app: Sphinx, take: Callable[[Hashable], Any]) -> None:
     """Before the worker stops: the pieces it lexed, by :func:`lexing_jobs`' keys
-    (``take`` gives a job's result, waiting for it), kept for :func:`install`."""
+    (``take`` gives a job's result, waiting for it), stored where :func:`install` finds
+    the pieces an earlier build kept, so that they are not held while pages are written."""
+    keys = getattr(app.builder, _JOBS, [])
+    setattr(app.builder, _JOBS, [])
     lexed: dict[str, bytes] = {}
-    for key in getattr(app.builder, _JOBS, []):
+    for key in keys:
         found = take(key)
         if isinstance(found, dict):
             lexed.update(
                 (k, v) for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)
             )
-    setattr(app.builder, _JOBS, [])
-    setattr(app.builder, _LEXED_AHEAD, lexed)
+    if lexed:
+        _store(Path(app.doctreedir) / CACHE_FILE, lexed)
 
 
 def keep(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``: store this build's pieces and give Sphinx its highlighter back."""
-    setattr(app.builder, _LEXED_AHEAD, {})
     highlighter = getattr(app.builder, "highlighter", None)
     if not isinstance(highlighter, ChunkedHighlighter):
         return

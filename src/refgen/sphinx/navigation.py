@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import importlib.metadata
 import json
 import posixpath
 from pathlib import Path
@@ -145,18 +146,26 @@ def furo_navigation(fragment: str, memo: Path) -> str:
     build's fragment and furo were the same (furo parses the whole tree's HTML: most of
     this function's time for a large site, and usually the same tree again)."""
     navigation = importlib.import_module("furo.navigation")
-    version = getattr(importlib.import_module("furo"), "__version__", "")
-    key = hashlib.sha256(f"{version}\0{fragment}".encode("utf-8", "surrogatepass")).hexdigest()
+    versions = [_version(name) for name in ("furo", "beautifulsoup4")]  # furo parses with bs4
+    made_of = "\0".join([*versions, fragment])
+    key = hashlib.sha256(made_of.encode("utf-8", "surrogatepass")).hexdigest()
     try:
         kept = json.loads(memo.read_text(encoding="utf-8"))
         if kept["key"] == key and isinstance(kept["html"], str):
             return kept["html"]
-    except (OSError, ValueError, TypeError, KeyError):  # none yet, or unreadable: made anew
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # made anew
         pass
     html: str = navigation.get_navigation_tree(fragment)
     with contextlib.suppress(OSError):  # only next build's time is lost
         replace_atomically(memo, json.dumps({"key": key, "html": html}).encode())
     return html
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
 
 
 def root_relative(place: str, href: str) -> str:
