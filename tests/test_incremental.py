@@ -803,3 +803,66 @@ def test_a_new_page_model_rereads_every_page(
     result = travel.build("html", "-W")
     assert result.returncode == 0, result.stderr
     assert {"story", "reference/travel.motion/Trip"} <= reread(result)
+
+
+OLD_MODELS = '''
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Old:
+    """Kept for an old entry; not documented."""
+
+    size: int = 1
+'''
+
+NEW_MODELS = '''
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box."""
+
+    side: float = 2.0
+    """Its side."""
+
+    @property
+    def volume(self) -> float:
+        """Its volume."""
+        return self.side**3
+'''
+
+MIXED_REGISTRY = '''
+from mixed.models import Box
+from mixed.legacy import Old
+
+
+class Named:
+    Cube = Box(side=3.0)
+    """A cube."""
+    Relic = Old(size=2)
+    """An entry of a class no page documents."""
+'''
+
+
+def test_a_module_only_a_registry_value_leads_to_is_listed_as_a_clean_build_lists_it(
+    tmp_path: Path,
+) -> None:
+    """viewcode follows a registry entry to its class's module and notes that module with
+    nothing documented in it; it forgets such a module whenever any page is read again.
+    refgen forgets it in every build, so the module index is the same either way."""
+    project = write_scenario_project(
+        tmp_path,
+        "mixed",
+        {"models": NEW_MODELS, "legacy": OLD_MODELS, "registry": MIXED_REGISTRY},
+        registry="registry.Named",
+        documented=["models"],
+    )
+    first = project.build("html", "--keep-going")
+    assert first.returncode == 0, first.stderr
+    touch_edit(project.module_path("models"), "self.side**3", "self.side * self.side**2")
+    result = project.build("html", "--keep-going")
+    assert reread(result) == {"reference/mixed.models/Box"}
+    assert_same_as_clean(project, result, "--keep-going")
+    assert "mixed.legacy" not in (result.outdir / "_modules" / "index.html").read_text()

@@ -9,10 +9,14 @@ a module of thousands of lines. Other modules are left to viewcode.
 
 viewcode keeps what it read in the environment and reads a module again only
 when a page that documents it is read; :func:`refresh_highlighted_source`
-gives it the current text of every module it shows, edited or not.
+gives it the current text of every module it shows, edited or not, and
+:func:`forget_modules_nothing_documents` makes a clean build list the modules
+an incremental one lists.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.pycode import ModuleAnalyzer
@@ -58,3 +62,19 @@ def refresh_highlighted_source(app: Sphinx) -> None:
             current = None if error is not None else (analyzer.code, analyzer.tags)
         if current is not None:
             shown[name] = (*current, *entry[2:])
+
+
+def forget_modules_nothing_documents(app: Sphinx, env: Any) -> list[str]:
+    """``env-updated``: forget the modules viewcode noted with no documented object in them.
+
+    viewcode follows a documented value to the module of its class (a registry
+    entry whose class no page documents) and notes that module with nothing in
+    it to link to. It forgets such a module as soon as any page is read again,
+    so a clean build would list a module page that the next incremental build
+    no longer lists; refgen forgets them in every build.
+    """
+    shown = getattr(env, "_viewcode_modules", {})
+    for name, entry in list(shown.items()):
+        if entry and not entry[2]:  # (code, tags, used, refname): nothing used
+            del shown[name]
+    return []
