@@ -145,11 +145,16 @@ def test_module_level_objects_that_lie_about_their_class_are_never_asked(
     tmp_path: Path,
 ) -> None:
     """An object whose ``__class__`` says ``type`` and whose ``__bases__`` ends the
-    process, and one whose ``__class__`` raises: discovery and the unit registries look
-    at real types only, so the site builds without a warning."""
+    process, and one whose ``__class__`` raises, at module level and as a registry entry:
+    discovery, the registry and the unit registries look at real types only. The entry
+    is one warning, for what it is, and the site is built."""
     project = corpus_project(tmp_path, "module_liars")
-    result = project.build("html", "-W")
+    result = project.build("html", "--keep-going")
     assert result.returncode == 0, result.stderr
+    path, line = marked_line(project, "module_liars")
+    [warning] = [w for w in result.warnings if "[refgen." in w]
+    assert warning.startswith(f"{path}:{line}: WARNING: ")
+    assert "registry entry 'Fake' is a module_liars.registry._RaisesWhenAsked" in warning
     page = read_html(result.outdir / "reference" / "module_liars.models" / "Disk.html")
     assert "2" in page.find("table", class_="refgen-values").get_text()
 

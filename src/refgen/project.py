@@ -135,23 +135,19 @@ QUANTITY_REGISTRY = "_REGISTRY"
 """The attribute of a pint quantity class (``ureg.Quantity``) that holds its registry."""
 
 
-# Module-level objects are the user's: these read their real type and the class's own
-# slots, never what the object says of itself (``__class__``, ``__bases__``, ``__eq__``).
-_TYPE_MRO = vars(type)["__mro__"]
-_TYPE_DICT = vars(type)["__dict__"]
-
-
 def _is_unit_registry(value: object) -> bool:
+    # Its real type: a module-level object may say anything of itself (discovery.is_class).
     return issubclass(type(value), UnitRegistry | ApplicationRegistry)
 
 
 def _quantity_registry(value: object) -> object:
     """The registry of ``value`` if it is a quantity class of one (``ureg.Quantity``)."""
-    if not issubclass(type(value), type):
+    if not discovery.is_class(value):
         return None
-    if not any(base is pint.Quantity for base in _TYPE_MRO.__get__(value)):
+    assert isinstance(value, type)  # the real type, checked just above
+    if not any(base is pint.Quantity for base in discovery.class_mro(value)):
         return None
-    return _TYPE_DICT.__get__(value).get(QUANTITY_REGISTRY)
+    return discovery.class_dict(value).get(QUANTITY_REGISTRY)
 
 
 def _given(value: T) -> Callable[[Any], T]:

@@ -13,6 +13,7 @@ import importlib.util
 import inspect
 import os
 import sys
+import types
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -62,8 +63,7 @@ def dotted_path(obj: Any) -> str:
 
 def is_scenario_class(obj: Any, module: ModuleType) -> bool:
     """A public class defined in ``module`` with declared inputs or properties."""
-    # Its real type, not inspect.isclass: an object may claim any __class__ it likes.
-    if not issubclass(type(obj), type) or obj.__module__ != module.__name__:
+    if not is_class(obj) or obj.__module__ != module.__name__:
         return False
     if obj.__name__.startswith("_"):
         return False
@@ -95,6 +95,48 @@ def public_functions(module: ModuleType) -> list[Any]:
     ]
 
 
+# User objects are judged by their real type and the class's own slots, never by what
+# they say of themselves: ``__class__`` (which isinstance and inspect consult),
+# ``__bases__`` and ``__dict__`` may be properties that raise, even KeyboardInterrupt.
+_TYPE_MRO = vars(type)["__mro__"]
+_TYPE_DICT = vars(type)["__dict__"]
+_ROUTINES = (
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.MethodWrapperType,
+    types.WrapperDescriptorType,
+    types.MethodDescriptorType,
+    types.ClassMethodDescriptorType,
+    staticmethod,
+    classmethod,
+)
+_DESCRIPTOR_METHODS = ("__get__", "__set__", "__delete__")
+
+
+def is_class(obj: object) -> bool:
+    return issubclass(type(obj), type)
+
+
+def class_mro(cls: type) -> tuple[type, ...]:
+    found: tuple[type, ...] = _TYPE_MRO.__get__(cls)
+    return found
+
+
+def class_dict(cls: type) -> Mapping[str, Any]:
+    found: Mapping[str, Any] = _TYPE_DICT.__get__(cls)
+    return found
+
+
+def _is_no_entry(value: object) -> bool:
+    """A class, a routine or a descriptor (a slot, a property): part of a registry, not one
+    of its entries."""
+    kind = type(value)
+    if is_class(value) or issubclass(kind, _ROUTINES):
+        return True
+    return any(m in class_dict(base) for base in class_mro(kind) for m in _DESCRIPTOR_METHODS)
+
+
 class NotARegistry(TypeError):
     """The registry setting names something that cannot hold named entries."""
 
@@ -123,11 +165,8 @@ def registry_items(registry: Any) -> Iterator[tuple[str, Any]]:
     else:
         namespace = {name: getattr(registry, name, None) for name in dir(registry)}
     for name, value in namespace.items():
-        if name.startswith("_") or inspect.isroutine(value) or inspect.isclass(value):
-            continue
-        if inspect.isdatadescriptor(value) or isinstance(value, property):
-            continue  # a slot or a property of the registry class, not an entry
-        yield name, value
+        if not name.startswith("_") and not _is_no_entry(value):
+            yield name, value
 
 
 def resolve_in_globals(namespace: Mapping[str, Any], dotted: str) -> Any | None:
