@@ -764,29 +764,6 @@ def test_only_an_operator_between_terms_is_spaced_as_one_where_a_line_starts() -
     assert forms["+"] == "infix" and forms["("] is None  # the bracket stays a fence
 
 
-LIARS = """
-class _ClaimsToBeAClass:
-    @property
-    def __class__(self):
-        return type
-
-    @property
-    def __bases__(self):
-        raise SystemExit("a module-level object that only pretends")
-
-
-class _RaisesWhenAsked:
-    @property
-    def __class__(self):
-        raise KeyboardInterrupt
-
-
-PRETENDER = _ClaimsToBeAClass()
-ASKED = _RaisesWhenAsked()
-"""
-"""Module-level objects whose answers about themselves raise: never asked."""
-
-
 def test_a_quantity_class_bound_in_a_documented_module_lends_its_registry(
     tmp_path: Path,
 ) -> None:
@@ -803,7 +780,7 @@ def test_a_quantity_class_bound_in_a_documented_module_lends_its_registry(
         "import pint\nureg = pint.UnitRegistry()\nureg.define('FLOP = [computation]')\n"
     )
     (package / "models.py").write_text(
-        "from quantities_only import units\nQ_ = units.ureg.Quantity\n" + LIARS
+        "from quantities_only import units\nQ_ = units.ureg.Quantity\n"
     )
     with fresh_imports(tmp_path):
         project = Project(Settings(modules=("quantities_only.models",)))
