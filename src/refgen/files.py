@@ -1,7 +1,9 @@
-"""Files refgen keeps for itself (caches): written whole or not at all."""
+"""Files refgen keeps for itself (caches): written whole or not at all, and keyed by
+the versions of what made them."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import tempfile
 from pathlib import Path
@@ -21,3 +23,11 @@ def replace_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def installed_version(distribution: str) -> str:
+    """The installed version of ``distribution``; empty when it is not installed."""
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""

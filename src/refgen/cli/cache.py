@@ -22,7 +22,6 @@ written is ignored, and ``--no-cache`` leaves it alone.
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import os
 import pickle
 import sys
@@ -34,7 +33,7 @@ from typing import Any
 from refgen import __version__
 from refgen.analysis.guard import TimedOut
 from refgen.config import Settings
-from refgen.files import replace_atomically
+from refgen.files import installed_version, replace_atomically
 
 FOLDER = ".refgen_cache"
 FORMAT = 1
@@ -61,7 +60,7 @@ def lookup_key(settings: Settings, *query: str) -> str:
     parts = [
         str(FORMAT),
         __version__,
-        _version("pint"),
+        installed_version("pint"),
         sys.version,
         repr(settings),
         os.getcwd(),
@@ -70,13 +69,6 @@ def lookup_key(settings: Settings, *query: str) -> str:
         *query,
     ]
     return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def _version(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return ""
 
 
 def cached_page(

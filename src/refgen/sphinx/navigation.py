@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
-import importlib.metadata
 import json
 import posixpath
 from pathlib import Path
@@ -32,7 +31,7 @@ from sphinx.application import Sphinx
 from sphinx.environment.adapters.toctree import global_toctree_for_doc
 from sphinx.util.osutil import relative_uri
 
-from refgen.files import replace_atomically
+from refgen.files import installed_version, replace_atomically
 from refgen.render.markup import escape
 from refgen.sphinx import records
 from refgen.sphinx.state import project_of
@@ -146,7 +145,9 @@ def furo_navigation(fragment: str, memo: Path) -> str:
     build's fragment and furo were the same (furo parses the whole tree's HTML: most of
     this function's time for a large site, and usually the same tree again)."""
     navigation = importlib.import_module("furo.navigation")
-    versions = [_version(name) for name in ("furo", "beautifulsoup4")]  # furo parses with bs4
+    versions = [
+        installed_version(name) for name in ("furo", "beautifulsoup4")
+    ]  # furo parses with bs4
     made_of = "\0".join([*versions, fragment])
     key = hashlib.sha256(made_of.encode("utf-8", "surrogatepass")).hexdigest()
     try:
@@ -159,13 +160,6 @@ def furo_navigation(fragment: str, memo: Path) -> str:
     with contextlib.suppress(OSError):  # only next build's time is lost
         replace_atomically(memo, json.dumps({"key": key, "html": html}).encode())
     return html
-
-
-def _version(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return ""
 
 
 def root_relative(place: str, href: str) -> str:
