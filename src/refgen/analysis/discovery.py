@@ -100,18 +100,9 @@ def public_functions(module: ModuleType) -> list[Any]:
 # ``__bases__`` and ``__dict__`` may be properties that raise, even KeyboardInterrupt.
 _TYPE_MRO = vars(type)["__mro__"]
 _TYPE_DICT = vars(type)["__dict__"]
-_ROUTINES = (
-    types.FunctionType,
-    types.BuiltinFunctionType,
-    types.MethodType,
-    types.MethodWrapperType,
-    types.WrapperDescriptorType,
-    types.MethodDescriptorType,
-    types.ClassMethodDescriptorType,
-    staticmethod,
-    classmethod,
-)
 _DESCRIPTOR_METHODS = ("__get__", "__set__", "__delete__")
+"""Functions, static and class methods, slots and properties are descriptors by these."""
+_ROUTINES_NOT_DESCRIPTORS = (types.BuiltinFunctionType, types.MethodType, types.MethodWrapperType)
 
 
 def is_class(obj: object) -> bool:
@@ -132,7 +123,7 @@ def _is_no_entry(value: object) -> bool:
     """A class, a routine or a descriptor (a slot, a property): part of a registry, not one
     of its entries."""
     kind = type(value)
-    if is_class(value) or issubclass(kind, _ROUTINES):
+    if is_class(value) or issubclass(kind, _ROUTINES_NOT_DESCRIPTORS):
         return True
     return any(m in class_dict(base) for base in class_mro(kind) for m in _DESCRIPTOR_METHODS)
 

@@ -87,26 +87,31 @@ class ChunkedHighlighter:
         return highlighted
 
     def _in_pieces(self, source: str, kwargs: dict[str, Any]) -> str | None:
-        if "python" in lexers or kwargs.keys() - {"linenos"}:
-            return None  # a lexer or option of the project's own: Sphinx knows best
-        pieces = split_at_definitions(source)
-        if pieces is None:
+        if kwargs.keys() - {"linenos"}:
+            return None  # an option of the project's own: Sphinx knows best
+        tokens = self._piece_tokens(source)
+        if tokens is None:
             return None
-        lexer = self.bridge.get_lexer(source, "python")
         formatter = self.bridge.get_formatter(**kwargs)
         try:
-            return pygments.format(self._all_tokens(lexer, pieces), formatter)  # type: ignore[no-any-return]
+            return pygments.format(tokens, formatter)  # type: ignore[no-any-return]
         except ErrorToken:
             return None
 
     def lex(self, source: str) -> None:
         """Lex ``source`` a piece at a time into :attr:`used`, formatting nothing."""
+        tokens = self._piece_tokens(source)
+        if tokens is not None:
+            with contextlib.suppress(ErrorToken):  # the build hands it to Sphinx, which warns
+                collections.deque(tokens, maxlen=0)
+
+    def _piece_tokens(self, source: str) -> Iterator[tuple[_TokenType, str]] | None:
+        """The tokens of ``source`` lexed a piece at a time, as they are consumed; None
+        when it is not to be cut, or the project has a Python lexer of its own."""
         pieces = split_at_definitions(source)
         if pieces is None or "python" in lexers:
-            return
-        lexer = self.bridge.get_lexer(source, "python")
-        with contextlib.suppress(ErrorToken):  # the build hands it to Sphinx, which warns
-            collections.deque(self._all_tokens(lexer, pieces), maxlen=0)
+            return None
+        return self._all_tokens(self.bridge.get_lexer(source, "python"), pieces)
 
     def _all_tokens(
         self, lexer: PythonLexer, pieces: list[str]
