@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from refgen.render.markup import element, escape, internal_href, serialize, xml_safe
 from refgen.render.mathml import assignment, expression_to_mathml
-from refgen.testing import write_scenario_project
+from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html
 
 HOSTILE = [
@@ -121,7 +121,7 @@ HOSTILE_MODULE = '''
 
         @property
         def quoted(self) -> str:
-            """Straight quotes, a double dash and dots, exactly as computed."""
+            """The "quoted" figure's straight quotes, double dash and dots, as computed."""
             return '"straight"' + " and 'single' -- then..."
 
         @property
@@ -148,13 +148,18 @@ HOSTILE_REGISTRY = '''
 
 
 @pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    project = write_scenario_project(
+def hostile_project(tmp_path_factory: pytest.TempPathFactory) -> ScenarioProject:
+    return write_scenario_project(
         tmp_path_factory.mktemp("hostile"),
         "pkgh",
         {"hostile": HOSTILE_MODULE, "registry": HOSTILE_REGISTRY},
         registry="registry.Named",
     )
+
+
+@pytest.fixture(scope="module")
+def hostile_site(hostile_project: ScenarioProject) -> Path:
+    project = hostile_project
     result = project.build("html", "--keep-going")
     assert result.returncode == 0, result.stderr
     # The one warning: the property whose error cannot even describe itself.
@@ -188,6 +193,21 @@ def test_values_are_shown_exactly_as_computed(hostile_site: Path) -> None:
     page = read_html(hostile_site / "reference" / "pkgh.hostile" / "Hostile.html")
     values = page.find("table", class_="refgen-values").get_text()
     assert "\"straight\" and 'single' -- then..." in values  # no curly quotes or dashes
+
+
+def test_prose_gets_smart_quotes_and_values_keep_theirs(hostile_site: Path) -> None:
+    page = read_html(hostile_site / "reference" / "pkgh.hostile" / "Hostile.html")
+    shown = page.get_text()
+    assert "The \u201cquoted\u201d figure\u2019s straight quotes" in shown
+    assert "\"straight\" and 'single' -- then..." in shown
+
+
+def test_without_smart_quotes_prose_keeps_straight_ones(hostile_project: ScenarioProject) -> None:
+    result = hostile_project.build(
+        "html", "-D", "smartquotes=0", outdir=hostile_project.root / "_build" / "straight"
+    )
+    page = read_html(result.outdir / "reference" / "pkgh.hostile" / "Hostile.html")
+    assert "The \"quoted\" figure's straight quotes" in page.get_text()
 
 
 def test_a_markup_headline_on_the_category_page_is_text(hostile_site: Path) -> None:
