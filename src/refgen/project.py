@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import functools
 import hashlib
 import os
 import sys
@@ -616,12 +617,18 @@ class Project:
             data_files_digest(roots),
         )
         found: dict[str, str] = {}
+
+        @functools.cache
+        def of_class(dotted: str) -> frozenset[Unit]:
+            """A class, what its body reaches and the registry entries that make it: shown
+            on its page and on its comparison page, so walked once for both."""
+            cls = self.resolve(dotted)
+            return reach.of_class(cls) | self._entry_units(cls, reach) | registry_statements
+
         # A category shows its classes' figures: their fingerprints are taken first.
         in_order = sorted(pages, key=lambda planned: planned.kind == "category")
         for page in self.progress(in_order, "fingerprinting pages"):
-            units, _error = call_user_code(
-                self._page_units, page, reach, found, registry_statements
-            )
+            units, _error = call_user_code(self._page_units, page, reach, found, of_class)
             found[page.docname] = (
                 digest(units, page.kind, page.argument, *page.children, *common)
                 if units is not None
@@ -684,16 +691,14 @@ class Project:
         page: PlannedPage,
         reach: Reach,
         earlier: dict[str, str],
-        registry_statements: frozenset[Unit],
+        of_class: Callable[[str], frozenset[Unit]],
     ) -> frozenset[Unit]:
         match page.kind:
             case "comparison":
-                cls = self.resolve(page.argument)
-                return reach.of_class(cls) | self._entry_units(cls, reach) | registry_statements
+                return of_class(page.argument)
             case "scenario":
                 cls = self.resolve(page.argument)
-                units = set(reach.of_class(cls) | self._entry_units(cls, reach))
-                units |= registry_statements
+                units = set(of_class(page.argument))
                 examples = self.scenario(cls).docstring.examples
                 if examples is not None:  # what they run decides whether they pass
                     code = "\n".join(
