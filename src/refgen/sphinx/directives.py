@@ -10,8 +10,6 @@ user's code is one warning; the page is left empty and the build goes on.
 
 from __future__ import annotations
 
-from typing import Any
-
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
@@ -67,10 +65,7 @@ class PageDirective(SphinxDirective):
             warn_problem(problem)
         for subject, block in composed.examples:
             queue_examples(self.env, subject, block)
-        builder = NodeBuilder(self)
-        if self.is_generated_page(planned):
-            builder.prose_quotes = self.take_over_smart_quotes()
-        return builder.page(composed.page)
+        return NodeBuilder(self).page(composed.page)
 
     def recorded_page(self, project: Project, planned: PlannedPage) -> RecordedPage:
         """The page composed, by the worker of this build if it did (a class's pages), or
@@ -91,22 +86,9 @@ class PageDirective(SphinxDirective):
 
     def note_toc_depth(self, page: PlannedPage) -> None:
         """A page refgen planned (its stub) enters tables of contents as deep as its kind says."""
-        if self.is_generated_page(page):
-            set_toc_depth(self.env.metadata[self.env.docname], page)
-
-    def is_generated_page(self, page: PlannedPage) -> bool:
-        """Whether this directive is the page refgen planned (its stub), not one in an
-        author's own page."""
         stub = planned_pages(self.env).get(self.env.docname)
-        return stub is not None and stub[0].kind == page.kind
-
-    def take_over_smart_quotes(self) -> Any:
-        """Turn smart quotes off for the whole page, and give back the page's setting:
-        the page's prose gets them from :func:`~refgen.sphinx.prose.educate_quotes`."""
-        settings = self.state.document.settings
-        setting = settings.smart_quotes
-        settings.smart_quotes = False
-        return setting
+        if stub is not None and stub[0].kind == page.kind:
+            set_toc_depth(self.env.metadata[self.env.docname], page)
 
     def page_location(self) -> SourceLocation:
         return SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)

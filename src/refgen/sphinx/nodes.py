@@ -26,13 +26,7 @@ from sphinx.util.parsing import nested_parse_to_nodes
 from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import escape, serialize
-from refgen.sphinx.prose import (
-    educate_quotes,
-    is_verbatim,
-    link_mentions,
-    plain_paragraphs,
-    unlink_scripts,
-)
+from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
 from refgen.sphinx.sandbox import disarm, guarded_directives
 
 NOT_SEARCHED = "no-search"
@@ -168,9 +162,6 @@ class NodeBuilder:
         self.env = directive.env
         self.document = directive.state.document
         self.page_location: SourceLocation | None = None
-        self.prose_quotes: Any = None
-        """The page's ``smart_quotes`` setting when refgen took the transform over
-        (:func:`~refgen.sphinx.prose.educate_quotes`); None when Sphinx applies it."""
 
     # ------------------------------------------------------------------ pages
 
@@ -298,8 +289,6 @@ class NodeBuilder:
         if item.mentions:
             mentions = item.mentions
             link_mentions(parsed, mentions, lambda name: self.inline(mentions[name]))
-        if self.prose_quotes and not is_verbatim(source):
-            educate_quotes(parsed, self.document, self.prose_quotes)
         return parsed
 
     def _parse(self, source: str, item: b.Prose) -> list[nodes.Node]:

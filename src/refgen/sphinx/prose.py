@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from docutils.utils import urischemes
 from sphinx import addnodes
-from sphinx.transforms import SphinxSmartQuotes
 
 _NOT_VERBATIM = re.compile(
     r"""[`*|\\'"@]|(?<!\w)_|_(?!\w)|://|--|\.\.\.|^\s|\s$"""
@@ -173,24 +171,3 @@ def unlink_scripts(roots: list[nodes.Node]) -> list[nodes.Node]:
             if uri.startswith(_SCRIPT_SCHEMES):
                 target.parent.remove(target)
     return roots
-
-
-def educate_quotes(parsed: list[nodes.Node], document: nodes.document, setting: Any) -> None:
-    """Smart quotes in ``parsed`` prose of ``document``, made by Sphinx's own transform
-    as it makes them in any page; ``setting`` is the page's ``smart_quotes`` setting as
-    it was configured.
-
-    A page refgen generates turns the transform off for the whole page
-    (:meth:`~refgen.sphinx.directives.PageDirective.run`): it would walk every
-    table cell and signature of it, and names, values and units are data, shown as
-    they are. Its prose gets the quotes here: for the time of the transform, the
-    document holds only that prose, with smart quotes set as configured.
-    """
-    settings = document.settings
-    kept = document.children, settings.smart_quotes
-    # The list is swapped, not the nodes moved: no node gets another parent or document.
-    document.children, settings.smart_quotes = list(parsed), setting
-    try:
-        SphinxSmartQuotes(document, None).apply()
-    finally:
-        document.children, settings.smart_quotes = kept
