@@ -70,8 +70,11 @@ def scenario_page(site: BuildResult) -> BeautifulSoup:
     return read_html(path)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
+    """Chromium, for the tests of one module: while it runs, so does a thread of playwright's
+    (asyncio's watcher of the driver process), and refgen forks no worker beside a running
+    thread, so a browser kept for the session would change the tests run after it."""
     if not CHROMIUM.is_file():
         pytest.skip(
             f"Debian chromium not found at {CHROMIUM}: run `apt-get install -y chromium` "
