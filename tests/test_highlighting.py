@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+import sphinx.highlighting
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygments.lexers import PythonLexer
@@ -162,6 +163,22 @@ def test_other_blocks_go_through_sphinx_unchanged() -> None:
     highlighter = ChunkedHighlighter(bridge, {"class A:\n    pass\n"}, {})
     other = "class Other:\n    pass\n"
     assert highlighter.highlight_block(other, "python") == bridge.highlight_block(other, "python")
+    assert not highlighter.used
+
+
+class ProjectPythonLexer(PythonLexer):
+    """A Python lexer a project gives Sphinx (``app.add_lexer("python", ...)``)."""
+
+
+def test_a_python_lexer_of_the_projects_own_lexes_the_whole_source(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where app.add_lexer puts it.
+    monkeypatch.setitem(sphinx.highlighting.lexer_classes, "python", ProjectPythonLexer)
+    source = "class A:\n    pass\n\n\nclass B:\n    pass\n"
+    bridge = PygmentsBridge("html")
+    highlighter = ChunkedHighlighter(bridge, {source}, {})
+    assert highlighter.highlight_block(source, "python") == bridge.highlight_block(source, "python")
     assert not highlighter.used
 
 

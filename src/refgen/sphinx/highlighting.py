@@ -40,7 +40,7 @@ from pygments.filters import ErrorToken
 from pygments.lexers import PythonLexer
 from pygments.token import _TokenType, string_to_tokentype
 from sphinx.application import Sphinx
-from sphinx.highlighting import PygmentsBridge, lexers
+from sphinx.highlighting import PygmentsBridge, lexer_classes, lexers
 
 from refgen.analysis.guard import call_user_code
 from refgen.files import replace_atomically
@@ -61,6 +61,15 @@ _JOBS = "refgen_lexing_jobs"
 
 Tokens = list[tuple[str, str]]
 """A piece's tokens: the token type's name and its text."""
+
+
+def has_own_python_lexer() -> bool:
+    """Whether the project gave Sphinx a Python lexer of its own: ``app.add_lexer`` puts it
+    in ``lexer_classes`` (Sphinx's own entry there is ``PythonLexer`` with options), and
+    older Sphinx put lexer instances in ``lexers``."""
+    entry = lexer_classes.get("python")
+    is_sphinx_own = isinstance(entry, functools.partial) and entry.func is PythonLexer
+    return "python" in lexers or not is_sphinx_own
 
 
 class ChunkedHighlighter:
@@ -109,7 +118,7 @@ class ChunkedHighlighter:
         """The tokens of ``source`` lexed a piece at a time, as they are consumed; None
         when it is not to be cut, or the project has a Python lexer of its own."""
         pieces = split_at_definitions(source)
-        if pieces is None or "python" in lexers:
+        if pieces is None or has_own_python_lexer():
             return None
         return self._all_tokens(self.bridge.get_lexer(source, "python"), pieces)
 
