@@ -154,10 +154,10 @@ def site_files(outdir: Path) -> dict[str, bytes]:
     }
 
 
-def test_the_worker_composes_the_pages_of_each_class(
+def test_the_worker_composes_each_class_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Class and comparison pages composed in the worker, with their digest and Markdown:
+    """Class pages composed in the worker, with their digest and Markdown:
     the site is the one the build makes alone, and the next build re-reads nothing."""
     build_pid = os.getpid()
     composed_by_build: list[str] = []
@@ -173,14 +173,12 @@ def test_the_worker_composes_the_pages_of_each_class(
     ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert ahead.returncode == 0, ahead.stderr
     assert "scenario" not in composed_by_build
-    assert "comparison" not in composed_by_build
     again = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert "0 added, 0 changed, 0 removed" in again.stdout
 
     monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert composed_by_build.count("scenario") == CLASSES
-    assert composed_by_build.count("comparison") == CLASSES
     assert site_files(ahead.outdir) == site_files(alone.outdir)
 
 

@@ -544,16 +544,16 @@ def test_copy_as_python_copies_the_construction_that_rebuilds_the_entry(
         tab.close()
 
 
-def test_comparison_page_highlights_the_rows_that_differ(reader: Reader) -> None:
-    page = reader.open("reference/refgen_scenarios.inference/KvCacheScenario-compare.html")
+def test_registry_values_highlight_the_rows_that_differ(reader: Reader) -> None:
+    page = reader.open("reference/refgen_scenarios.inference/KvCacheScenario.html")
     fill = """selector => getComputedStyle(document.querySelector(selector)).backgroundColor"""
-    differs = page.evaluate(fill, "table.refgen-comparison td.refgen-differs")
-    same = page.evaluate(fill, "table.refgen-comparison tbody tr:not(:has(.refgen-differs)) td")
+    differs = page.evaluate(fill, "table.refgen-values td.refgen-differs")
+    same = page.evaluate(fill, "table.refgen-values tbody tr:not(:has(.refgen-differs)) td")
     assert differs != same and differs not in ("rgba(0, 0, 0, 0)", "transparent")
-    marked = page.locator("table.refgen-comparison tbody th.refgen-differs")
+    marked = page.locator("table.refgen-values tbody th.refgen-differs")
     assert marked.count() == 7
     ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("article").screenshot(path=str(ARTIFACTS / "comparison-page.png"))
+    page.locator("table.refgen-values").screenshot(path=str(ARTIFACTS / "entries-compared.png"))
     reader.assert_clean()
 
 

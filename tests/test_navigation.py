@@ -222,12 +222,11 @@ def contents_of(result: BuildResult, page: str) -> list[str]:
 def test_generated_pages_enter_tables_of_contents_only_as_deep_as_their_kind(
     builds: dict[str, BuildResult],
 ) -> None:
-    """A class page lists its sections; a registry or comparison page only its title, so
+    """A class page lists its sections; a registry page only its title, so
     furo draws no "On this page" for it, rather than a section per registry entry."""
     furo = builds["furo"]
     assert {"Inputs", "Derived attributes", "Registry values"} <= set(contents_of(furo, CLASS_PAGE))
     assert contents_of(furo, "reference/registry.html") == []
-    assert contents_of(furo, CLASS_PAGE.replace(".html", "-compare.html")) == []
 
 
 # In the browser: the filled sidebar against furo's own.

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
-import functools
 import hashlib
 import os
 import sys
@@ -75,7 +74,7 @@ class PlannedPage:
 
     docname: str
     kind: str
-    """``index``, ``category``, ``scenario``, ``comparison``, ``helpers``, ``registry`` or
+    """``index``, ``category``, ``scenario``, ``helpers``, ``registry`` or
     ``registry-part``."""
     argument: str
     """The module, class or registry path the page documents (the title for ``index``)."""
@@ -100,10 +99,6 @@ def page_name(class_name: str) -> str:
     return f"{shortened}-{digest}"
 
 
-COMPARISON_SUFFIX = "-compare"
-"""Added to a class page's name for its comparison page (no class name holds a ``-``)."""
-COMPARED_ENTRIES = 2
-"""Registry entries a class needs for a comparison page."""
 AHEAD_MINIMUM = 8
 """Classes with registry entries below which a worker (:meth:`Project.compute_ahead`)
 costs more than it saves."""
@@ -415,7 +410,7 @@ class Project:
         return tuple(self.entry_values(scenario, entry) for entry in scenario.registry_entries)
 
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
-        """The entry's values, computed once per project: the class page, its comparison
+        """The entry's values, computed once per project: the class page, the category
         page and the exports all show the same figures."""
         return self.cache.remember(
             "entry-values",
@@ -568,8 +563,10 @@ class Project:
             index.append(f"{name}/index")
             names = tuple(page_name(c.__name__) for c in classes)
             pages.append(PlannedPage(f"{folder}/index", "category", name, names))
-            for page, cls in zip(names, classes, strict=True):
-                pages += self._class_pages(folder, page, cls)
+            pages += [
+                PlannedPage(f"{folder}/{page}", "scenario", discovery.dotted_path(cls))
+                for page, cls in zip(names, classes, strict=True)
+            ]
         for name in self.helper_modules():
             index.append(f"helpers/{name}")
             pages.append(PlannedPage(f"{root}/helpers/{name}", "helpers", name))
@@ -579,19 +576,6 @@ class Project:
             pages += registry_pages(root, self.registry.qualname, len(self.registry.entries))
         pages.append(PlannedPage(f"{root}/index", "index", self.settings.title, tuple(index)))
         return pages
-
-    def _class_pages(self, folder: str, page: str, cls: type) -> list[PlannedPage]:
-        """A class's page, and its comparison page when it has two registry entries or more."""
-        dotted = discovery.dotted_path(cls)
-        registry = self.registry
-        entries = len(registry.entries_of(dotted)) if registry is not None else 0
-        if entries < COMPARED_ENTRIES:
-            return [PlannedPage(f"{folder}/{page}", "scenario", dotted)]
-        compared = f"{page}{COMPARISON_SUFFIX}"
-        return [
-            PlannedPage(f"{folder}/{page}", "scenario", dotted, (compared,)),
-            PlannedPage(f"{folder}/{compared}", "comparison", dotted),
-        ]
 
     # ------------------------------------------------------------------ fingerprints
 
@@ -617,18 +601,12 @@ class Project:
             data_files_digest(roots),
         )
         found: dict[str, str] = {}
-
-        @functools.cache
-        def of_class(dotted: str) -> frozenset[Unit]:
-            """A class, what its body reaches and the registry entries that make it: shown
-            on its page and on its comparison page, so walked once for both."""
-            cls = self.resolve(dotted)
-            return reach.of_class(cls) | self._entry_units(cls, reach) | registry_statements
-
         # A category shows its classes' figures: their fingerprints are taken first.
         in_order = sorted(pages, key=lambda planned: planned.kind == "category")
         for page in self.progress(in_order, "fingerprinting pages"):
-            units, _error = call_user_code(self._page_units, page, reach, found, of_class)
+            units, _error = call_user_code(
+                self._page_units, page, reach, found, registry_statements
+            )
             found[page.docname] = (
                 digest(units, page.kind, page.argument, *page.children, *common)
                 if units is not None
@@ -691,14 +669,13 @@ class Project:
         page: PlannedPage,
         reach: Reach,
         earlier: dict[str, str],
-        of_class: Callable[[str], frozenset[Unit]],
+        registry_statements: frozenset[Unit],
     ) -> frozenset[Unit]:
         match page.kind:
-            case "comparison":
-                return of_class(page.argument)
             case "scenario":
                 cls = self.resolve(page.argument)
-                units = set(of_class(page.argument))
+                units = set(reach.of_class(cls) | self._entry_units(cls, reach))
+                units |= registry_statements
                 examples = self.scenario(cls).docstring.examples
                 if examples is not None:  # what they run decides whether they pass
                     code = "\n".join(

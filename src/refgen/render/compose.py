@@ -22,7 +22,6 @@ from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues
 from refgen.project import PlannedPage, Project
 from refgen.render.blocks import Page
-from refgen.render.comparison import comparison_page
 from refgen.render.downloads import download_paths
 from refgen.render.markdown import MarkdownWriter
 from refgen.render.markup import serialize
@@ -92,12 +91,7 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
     """The page ``planned`` describes; ``stub_path`` is the file Sphinx reads for it."""
     match planned.kind:
         case "scenario":
-            return _scenario(project, planned.argument, planned.children)
-        case "comparison":
-            scenario = project.scenario(project.resolve(planned.argument))
-            values = project.values(scenario)
-            summary = COMPARISON_SUMMARY.format(count=len(values), name=scenario.name)
-            return ComposedPage(comparison_page(scenario, values), summary=summary)
+            return _scenario(project, planned.argument)
         case "category":
             return _category(project, planned.argument, planned.children)
         case "helpers":
@@ -121,15 +115,12 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
     raise ValueError(f"not a page kind: {planned.kind!r}")
 
 
-COMPARISON_SUMMARY = "The {count} registry entries of {name} side by side, differences marked."
-
-
 def one_line(text: str) -> str:
     """The first paragraph of ``text``, its lines joined."""
     return " ".join(text.strip().split("\n\n")[0].split())
 
 
-def _scenario(project: Project, argument: str, children: Sequence[str] = ()) -> ComposedPage:
+def _scenario(project: Project, argument: str) -> ComposedPage:
     scenario = project.scenario(project.resolve(argument))
     values = project.values(scenario)
     own = scenario.problems
@@ -146,7 +137,6 @@ def _scenario(project: Project, argument: str, children: Sequence[str] = ()) -> 
         project.units,
         project.documented_classes(),
         project.sensitivities(scenario),
-        comparison=children[0] if children else None,
     )
     summary = one_line(scenario.docstring.summary)
     return ComposedPage(page, problems, examples, summary, values)

@@ -1,7 +1,7 @@
 """Figures in tables: a column of values as numbers lined up on the decimal point, then units.
 
-Used by every table of registry values (the class page's, the comparison
-page's; :func:`entry_values_table`). The numbers arrive formatted
+Used by the class page's table of registry values (:func:`entry_values_table`)
+and by sweep tables. The numbers arrive formatted
 (:class:`~refgen.evaluate.values.Value`); this only splits them where the
 decimal point goes.
 """

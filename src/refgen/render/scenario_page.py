@@ -33,7 +33,6 @@ from refgen.render.blocks import (
     SourceLink,
     Table,
     Text,
-    TocTree,
     Xref,
     text,
 )
@@ -49,7 +48,7 @@ from refgen.render.common import (
     opening_prose,
     prose,
 )
-from refgen.render.comparison import comparison_link
+from refgen.render.comparison import COMPARED_ENTRIES, DIFFERS, differences_sentence, differing
 from refgen.render.diagram import data_flow_svg
 from refgen.render.figures import entry_values_table
 from refgen.render.math_elements import UnitSymbols
@@ -83,16 +82,13 @@ def scenario_page(
     units: UnitSymbols | None = None,
     documented: Container[str] = (),
     sensitivities: Sequence[Sensitivity] = (),
-    comparison: str | None = None,
 ) -> Page:
     """The whole reference page of one scenario class.
 
     ``units`` spells the units of equations (see :func:`expression_to_mathml`).
     ``documented`` holds the classes with pages of their own: what the class
     inherits from one of them is described there, and only linked here.
-    ``sensitivities`` are the entries' elasticities, shown after their values;
-    ``comparison`` is the document name of the page comparing the entries (a child
-    of this one), linked under their values.
+    ``sensitivities`` are the entries' elasticities, shown after their values.
     """
     units = units or UnitSymbols()
     doc = scenario.docstring
@@ -130,7 +126,7 @@ def scenario_page(
     if scenario.derived:
         derived = _derived_table(scenario, mentions, units, documented)
         blocks.append(Section("Derived attributes", (derived,)))
-    blocks += _registry_values(scenario, values, precision, comparison)
+    blocks += _registry_values(scenario, values, precision)
     blocks += sensitivity_section(sensitivities)
     if doc.notes:
         blocks.append(Section("Notes", docstring_notes(doc, scenario.location, mentions)))
@@ -142,8 +138,6 @@ def scenario_page(
         example = Prose(doc.examples.text, doc.examples.location)
         blocks.append(Section("Examples", (*intro, example)))
     blocks += _data_flow(scenario)
-    if comparison is not None:
-        blocks.append(TocTree((comparison,), hidden=True))
     return Page(scenario.name, tuple(blocks), scenario.location, scenario.module)
 
 
@@ -199,20 +193,28 @@ def _data_flow(scenario: ScenarioDoc) -> list[Block]:
 
 
 def _registry_values(
-    scenario: ScenarioDoc,
-    values: Sequence[EntryValues],
-    precision: int,
-    comparison: str | None = None,
+    scenario: ScenarioDoc, values: Sequence[EntryValues], precision: int
 ) -> list[Block]:
-    """One column per registry scenario, one row per attribute, figures lined up."""
+    """One column per registry scenario, one row per attribute, figures lined up; with two
+    entries or more, the rows whose values differ are named and, unless every row
+    differs, marked (:mod:`refgen.render.comparison`)."""
     if not values:
         return []
+    names = scenario.attribute_names
+    intro: list[Block] = [text(VALUES_INTRO.format(precision=precision))]
+    marked: list[str] = []
+    if len(values) >= COMPARED_ENTRIES:
+        differences = differing(names, values)
+        intro.append(differences_sentence(differences, len(names)))
+        marked = differences if len(differences) < len(names) else []
     table = entry_values_table(
-        scenario.attribute_names, values, lambda name: attribute_link(scenario, name)
+        names,
+        values,
+        lambda name: attribute_link(scenario, name),
+        marked=marked,
+        mark=DIFFERS,
     )
-    intro = text(VALUES_INTRO.format(precision=precision))
-    compared = (comparison_link(scenario.name, comparison),) if comparison is not None else ()
-    return [Section("Registry values", (intro, table, *compared))]
+    return [Section("Registry values", (*intro, table))]
 
 
 def _inherited(base: str | None, name: str) -> tuple[Block, ...]:

@@ -35,10 +35,6 @@ from refgen.sphinx.reporting import warn, warn_problem
 from refgen.sphinx.state import project_of
 from refgen.sphinx.stubs import set_toc_depth
 
-PAGES_OF_A_CLASS = ("scenario", "comparison")
-"""The pages a build's worker composes with their class's figures
-(:func:`refgen.render.compose.recorded_pages`)."""
-
 
 class PageDirective(SphinxDirective):
     """A generated page: ``.. refgen-<kind>:: argument`` with its children as content."""
@@ -68,9 +64,9 @@ class PageDirective(SphinxDirective):
         return NodeBuilder(self).page(composed.page)
 
     def recorded_page(self, project: Project, planned: PlannedPage) -> RecordedPage:
-        """The page composed, by the worker of this build if it did (a class's pages), or
+        """The page composed, by the worker of this build if it did (a class page), or
         here; a failure in the user's code is one warning, and the rest of the site builds."""
-        if planned.kind in PAGES_OF_A_CLASS:
+        if planned.kind == "scenario":
             call_user_code(project.take_figures_ahead, planned.argument)
             ahead = project.take_ahead(recorded_key(planned))
             if isinstance(ahead, RecordedPage):
@@ -105,12 +101,6 @@ class ScenarioDirective(PageDirective):
     """``.. refgen-scenario:: module.Class``: the reference page of one class."""
 
     kind = "scenario"
-
-
-class ComparisonDirective(PageDirective):
-    """``.. refgen-comparison:: module.Class``: the class's registry entries side by side."""
-
-    kind = "comparison"
 
 
 class CategoryDirective(PageDirective):

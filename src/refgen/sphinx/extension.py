@@ -111,17 +111,16 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
         return
     planned = records.planned_pages(env)  # docname -> (page, fingerprint)
     pages = [planned[docname][0] for docname in docnames if docname in planned]
-    classes = [page.argument for page in pages if page.kind == "scenario"]
-    pages_of: dict[str, list[tuple[PlannedPage, str]]] = {}
-    for page in pages:
-        if page.kind in directives.PAGES_OF_A_CLASS:
-            stub = env.doc2path(page.docname).as_posix()
-            pages_of.setdefault(page.argument, []).append((page, stub))
+    class_pages = {  # class -> its page and the stub Sphinx reads for it
+        page.argument: (page, env.doc2path(page.docname).as_posix())
+        for page in pages
+        if page.kind == "scenario"
+    }
     jobs = highlighting.lexing_jobs(app, shown_modules(page for page, _ in planned.values()))
     worker = project.compute_ahead(
-        classes,
+        list(class_pages),
         jobs,
-        with_figures=lambda qualname: recorded_pages(project, pages_of.get(qualname, ())),
+        with_figures=lambda qualname: recorded_pages(project, [class_pages[qualname]]),
     )
     if worker is not None:
         logger.verbose(
@@ -250,7 +249,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
         )
     app.add_role("scenario", roles.ScenarioValueRole())
     app.add_directive("refgen-scenario", directives.ScenarioDirective)
-    app.add_directive("refgen-comparison", directives.ComparisonDirective)
     app.add_directive("refgen-category", directives.CategoryDirective)
     app.add_directive("refgen-helpers", directives.HelpersDirective)
     app.add_directive("refgen-registry", directives.RegistryDirective)
