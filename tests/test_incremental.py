@@ -866,3 +866,35 @@ def test_a_module_only_a_registry_value_leads_to_is_listed_as_a_clean_build_list
     assert reread(result) == {"reference/mixed.models/Box"}
     assert_same_as_clean(project, result, "--keep-going")
     assert "mixed.legacy" not in (result.outdir / "_modules" / "index.html").read_text()
+
+
+def html_pages(outdir: Path) -> dict[str, str]:
+    """Every HTML page of the site, whole: navigation, neighbours and all."""
+    return {
+        path.relative_to(outdir).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(outdir.rglob("*.html"))
+    }
+
+
+@pytest.mark.parametrize("theme", ["furo", "alabaster"])
+def test_pages_whose_place_in_the_site_changed_are_written_again(
+    tmp_path: Path, theme: str
+) -> None:
+    """A class added or deleted changes every sidebar that copies the contents tree and
+    the previous and next links of its neighbours: an incremental build writes those pages
+    again, so each page equals a clean build's, byte for byte."""
+    project = write_chain(tmp_path)
+    (project.docs / "conf.py").write_text(
+        (project.docs / "conf.py").read_text() + f"html_theme = {theme!r}\n"
+    )
+    (project.docs / "guide.rst").write_text("Guide\n=====\n\nHand-written.\n")
+    index = project.docs / "index.rst"
+    index.write_text(index.read_text().replace("reference/index", "guide\n   reference/index"))
+    assert project.build("html", "-W").returncode == 0
+    added: list[str] = []
+    for edit in [("add", 3), ("delete", 1)]:
+        apply_edit(project, edit, added)
+        result = project.build("html", "-W")
+        assert result.returncode == 0, result.stderr
+        clean = project.build("html", "-E", "-W", outdir=tmp_path / f"clean-{edit[0]}")
+        assert html_pages(result.outdir) == html_pages(clean.outdir), edit

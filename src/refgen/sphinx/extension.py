@@ -288,6 +288,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
     app.connect("env-updated", viewcode.forget_modules_nothing_documents)
+    app.connect("env-updated", incremental.pages_whose_surroundings_changed)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)

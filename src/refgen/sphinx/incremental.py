@@ -18,10 +18,19 @@ sweep's data changes. The warnings of every page that is not re-read are
 shown again, so an incremental build reports, and fails under ``-W``,
 exactly as a clean one. Output files of generated pages that no longer exist
 are deleted.
+
+Sphinx writes a page again when it was read again, or when it holds a toctree
+that lists a page added or removed. Every HTML page also shows its place in the
+site: the previous and next pages, and, in a theme's sidebar, the site's whole
+contents tree. At ``env-updated`` refgen adds the pages whose neighbours
+changed and, when the tree changed (a class added, renamed or deleted, a title
+edited), every page whose sidebar holds its own copy of the tree (with furo's
+shared navigation, only the hand-written pages; :mod:`refgen.sphinx.navigation`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +40,7 @@ from refgen.analysis.guard import call_user_code
 from refgen.render.compose import compose, page_digest
 from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.sphinx.examples import queue_examples
+from refgen.sphinx.navigation import shares_navigation
 from refgen.sphinx.records import planned_pages, records, replay, write_warnings
 from refgen.sphinx.state import project_of
 from refgen.sphinx.sweeps import sweep_shown
@@ -77,6 +87,43 @@ def outdated_pages(
     refresh_highlighted_source(app)
     _delete_outputs(app, {d for d in removed if d in known})
     return outdated
+
+
+SURROUNDINGS = "refgen_surroundings"
+"""Attribute of the environment: the last build's contents tree digest and each page's
+(parent, previous, next)."""
+
+
+def pages_whose_surroundings_changed(app: Sphinx, env: Any) -> list[str]:
+    """``env-updated``: the pages to write again because their neighbours or the contents
+    tree in their sidebar changed, though nothing they hold did."""
+    tree = contents_tree_digest(env)
+    relations = {docname: tuple(related) for docname, related in env.collect_relations().items()}
+    last = getattr(env, SURROUNDINGS, None)
+    setattr(env, SURROUNDINGS, (tree, relations))
+    if last is None or app.builder.format != "html":
+        return []
+    last_tree, last_relations = last
+    pages = {
+        docname for docname, related in relations.items() if last_relations.get(docname) != related
+    }
+    if tree != last_tree:
+        pages |= {docname for docname in env.all_docs if not shares_navigation(app, docname)}
+    return sorted(pages & set(env.all_docs))
+
+
+def contents_tree_digest(env: Any) -> str:
+    """What every page's copy of the site's contents tree is made of: each page's title,
+    sections and the pages its toctrees list."""
+    digest = hashlib.sha256()
+    for docname in sorted(env.all_docs):
+        title = env.titles[docname].astext() if docname in env.titles else ""
+        sections = env.tocs[docname].astext() if docname in env.tocs else ""
+        listed = env.toctree_includes.get(docname, [])
+        for part in (docname, title, sections, *listed):
+            digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+        digest.update(b"\1")
+    return digest.hexdigest()
 
 
 def _quotes_changed(project: Any, quotes: dict[str, str]) -> bool:

@@ -43,7 +43,7 @@ BUILDERS = ("html", "dirhtml")
 """Builders of one page per document with furo's sidebar (not singlehtml, epub)."""
 FILL = Path(__file__).with_name("navigation.js")
 _TREE = "refgen_shared_navigation_tree"
-"""Attribute of the builder holding this build's tree: (HTML, digest)."""
+"""Attribute of the builder holding this build's tree, as HTML."""
 _PLACE = "refgen-navigation"
 """A document name that is never a page: the tree's links are made relative to it."""
 
@@ -83,7 +83,6 @@ def placeholder(app: Sphinx, pagename: str) -> str:
     builder = app.builder
     page = builder.get_target_uri(pagename)
     to_root = relative_uri(page, "") or ""
-    _, digest = shared_tree(app)
     fallback = "".join(
         f'<li class="toctree-l1"><a class="reference internal" href="{escape(to_root + uri)}">'
         f"{escape(title)}</a></li>"
@@ -92,7 +91,10 @@ def placeholder(app: Sphinx, pagename: str) -> str:
     return (
         f'<div data-refgen-navigation="" data-root="{escape(to_root)}" '
         f'data-page="{escape(page)}"><noscript><ul>{fallback}</ul></noscript></div>'
-        f'<script src="{escape(to_root)}_static/{SCRIPT}?v={digest}"></script>'
+        # No "?v=" digest of the tree, unlike Sphinx's static files: a page that was not
+        # written again would keep the old one. The script is, like searchindex.js, a file
+        # of every build.
+        f'<script src="{escape(to_root)}_static/{SCRIPT}"></script>'
     )
 
 
@@ -107,12 +109,11 @@ def fallback_links(app: Sphinx) -> list[tuple[str, str]]:
     return links
 
 
-def shared_tree(app: Sphinx) -> tuple[str, str]:
-    """The site's navigation as furo draws it, links relative to the root; and its digest."""
-    found: tuple[str, str] | None = getattr(app.builder, _TREE, None)
+def shared_tree(app: Sphinx) -> str:
+    """The site's navigation as furo draws it, links relative to the root."""
+    found: str | None = getattr(app.builder, _TREE, None)
     if found is None:
-        html = furo_tree(app)
-        found = (html, hashlib.sha256(html.encode()).hexdigest()[:12])
+        found = furo_tree(app)
         setattr(app.builder, _TREE, found)
     return found
 
@@ -175,7 +176,7 @@ def write_shared_navigation(app: Sphinx, exception: BaseException | None) -> Non
     """At the end of the build: the tree and the script that fills the sidebar with it."""
     if exception is not None or not navigation_is_shared(app):
         return
-    html, _ = shared_tree(app)
+    html = shared_tree(app)
     static = Path(app.outdir, "_static")
     static.mkdir(parents=True, exist_ok=True)
     script = f"var REFGEN_NAVIGATION = {json.dumps(html)};\n{FILL.read_text(encoding='utf-8')}"
