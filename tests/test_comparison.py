@@ -7,7 +7,10 @@ from collections import Counter
 from bs4 import Tag
 
 from refgen.config import load_settings
+from refgen.evaluate.values import EntryValues, Value
 from refgen.project import Project
+from refgen.render.blocks import Code, Paragraph
+from refgen.render.comparison import differences_sentence, differing
 from refgen.testing import BuildResult
 from tests.conftest import REPO
 from tests.html_helpers import read_html, section, text
@@ -61,7 +64,7 @@ def test_differing_values_are_marked_and_equal_ones_are_not(site: BuildResult) -
         marked = {"refgen-differs" in (cell.get("class") or []) for cell in cells}
         assert marked == {differs}, name
     assert text(values.select_one(DIFFERENCES)) == (
-        "7 values differ between the entries (highlighted): layers , kv_heads , "
+        "7 rows differ between the entries: layers , kv_heads , "
         "sequence_length , batch_size , bytes_per_token , bytes_per_sequence and "
         "bytes_per_batch ."
     )
@@ -71,5 +74,41 @@ def test_when_every_value_differs_the_sentence_says_so_and_no_row_is_marked(
     site: BuildResult,
 ) -> None:
     values = registry_values(site, "reference/refgen_scenarios.training/UpdateWorkingSetScenario")
-    assert text(values.select_one(DIFFERENCES)) == "Every value differs between the entries."
+    assert text(values.select_one(DIFFERENCES)) == (
+        "Every row has values that differ between the entries."
+    )
     assert values.select(".refgen-differs") == []  # a table all tinted would mark nothing
+
+
+def entries(**rows: tuple[str, ...]) -> list[EntryValues]:
+    """Entries ``E0``, ``E1``, ... whose attribute ``name`` shows ``rows[name][i]``."""
+    count = len(next(iter(rows.values())))
+    return [
+        EntryValues(f"E{i}", f"reg.E{i}", tuple(Value(n, shown[i]) for n, shown in rows.items()))
+        for i in range(count)
+    ]
+
+
+def words(paragraph: Paragraph) -> str:
+    return "".join(f"`{i.text}`" if isinstance(i, Code) else i.text for i in paragraph.inlines)
+
+
+def test_a_row_differs_when_its_values_are_not_all_the_same() -> None:
+    values = entries(a=("1 s", "1 s", "1 s"), b=("2 s", "3 s", "2 s"), c=("n/a", "1 s", "1 s"))
+    assert differing(["a", "b", "c"], values) == ["b", "c"]
+    assert words(differences_sentence(["b", "c"], 3)) == (
+        "2 rows differ between the entries: `b` and `c`."
+    )
+    assert words(differences_sentence(["b"], 3)) == "1 row differs between the entries: `b`."
+
+
+def test_the_sentence_speaks_of_rows_when_none_or_all_differ() -> None:
+    same = entries(a=("1 s", "1 s"))
+    assert differing(["a"], same) == []
+    assert words(differences_sentence([], 1)) == "The entries have the same values in every row."
+    # Two of three entries alike: every row still differs, though not every entry does.
+    alike = entries(a=("1 s", "2 s", "1 s"), b=("5", "6", "5"))
+    assert differing(["a", "b"], alike) == ["a", "b"]
+    assert words(differences_sentence(["a", "b"], 2)) == (
+        "Every row has values that differ between the entries."
+    )

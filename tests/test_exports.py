@@ -103,7 +103,7 @@ def test_a_class_page_as_markdown_holds_its_figures(site: BuildResult) -> None:
     assert "| `step_floor` | 15.625 | ms | not available" in markdown
     assert "| `step_floor` | 1.00 | 1.00 | n/a | 0.50 | 0 | −1.00 |" in markdown
     assert "```pycon\n>>> from refgen_scenarios import Scenarios\n" in markdown
-    assert "\nEvery value differs between the entries.\n" in markdown
+    assert "\nEvery row has values that differ between the entries.\n" in markdown
 
 
 def test_markdown_shows_data_as_text() -> None:

@@ -448,6 +448,15 @@ def test_a_unit_definitions_file_is_part_of_the_figures(chain: ScenarioProject) 
     assert_same_as_clean(chain, result)
 
 
+def test_a_new_module_title_reaches_the_pages_of_its_classes(chain: ScenarioProject) -> None:
+    """A class page names its category, the module docstring's title."""
+    touch_edit(chain.module_path("models"), '"""Chained scenarios', '"""Linked scenarios')
+    result = chain.build("html", "-W")
+    page = read_html(result.outdir / "reference" / "chain.models" / "Direct.html")
+    assert "Linked scenarios" in text(main(page).find("p", class_="refgen-provenance"))
+    assert_same_as_clean(chain, result)
+
+
 def test_a_touch_without_a_change_rereads_nothing(chain: ScenarioProject) -> None:
     for name in ("models", "helpers", "deep", "constants", "registry"):
         touch_edit(chain.module_path(name), "", "")
@@ -876,25 +885,92 @@ def html_pages(outdir: Path) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("theme", ["furo", "alabaster"])
-def test_pages_whose_place_in_the_site_changed_are_written_again(
-    tmp_path: Path, theme: str
-) -> None:
-    """A class added or deleted changes every sidebar that copies the contents tree and
-    the previous and next links of its neighbours: an incremental build writes those pages
-    again, so each page equals a clean build's, byte for byte."""
-    project = write_chain(tmp_path)
-    (project.docs / "conf.py").write_text(
-        (project.docs / "conf.py").read_text() + f"html_theme = {theme!r}\n"
-    )
-    (project.docs / "guide.rst").write_text("Guide\n=====\n\nHand-written.\n")
+GUIDE = """\
+Guide
+=====
+
+Hand-written.
+
+Part
+----
+
+Detail
+~~~~~~
+"""
+
+
+def site_edit(project: ScenarioProject, edit: str, added: list[str]) -> None:
+    """An edit that moves pages in the site: a class added or deleted, a page retitled,
+    a section moved up a level."""
+    guide = project.docs / "guide.rst"
+    if edit == "retitle":
+        guide.write_text(guide.read_text().replace("Guide\n=====", "Guide Two\n========="))
+    elif edit == "promote":
+        guide.write_text(guide.read_text().replace("Detail\n~~~~~~", "Detail\n------"))
+    else:
+        apply_edit(project, (edit, 3), added)
+
+
+def write_site(root: Path, conf: str) -> ScenarioProject:
+    """The chain project with a hand-written page before the reference."""
+    project = write_chain(root)
+    (project.docs / "conf.py").write_text((project.docs / "conf.py").read_text() + conf)
+    (project.docs / "guide.rst").write_text(GUIDE)
     index = project.docs / "index.rst"
     index.write_text(index.read_text().replace("reference/index", "guide\n   reference/index"))
+    return project
+
+
+@pytest.mark.parametrize(
+    "conf",
+    [
+        "html_theme = 'furo'\n",
+        "html_theme = 'alabaster'\nhtml_theme_options = {'sidebar_collapse': False}\n",
+    ],
+    ids=["furo", "alabaster"],
+)
+def test_pages_whose_place_in_the_site_changed_are_written_again(tmp_path: Path, conf: str) -> None:
+    """A class added or deleted, a page retitled or a section moved changes every sidebar
+    that copies the contents tree (highlighted source pages too) and the previous and next
+    links of the neighbours: an incremental build writes those pages again, so each page
+    equals a clean build's, byte for byte."""
+    project = write_site(tmp_path, conf)
     assert project.build("html", "-W").returncode == 0
     added: list[str] = []
-    for edit in [("add", 3), ("delete", 1)]:
-        apply_edit(project, edit, added)
+    for edit in ["add", "retitle", "promote", "delete"]:
+        site_edit(project, edit, added)
         result = project.build("html", "-W")
         assert result.returncode == 0, result.stderr
-        clean = project.build("html", "-E", "-W", outdir=tmp_path / f"clean-{edit[0]}")
+        clean = project.build("html", "-E", "-W", outdir=tmp_path / f"clean-{edit}")
         assert html_pages(result.outdir) == html_pages(clean.outdir), edit
+
+
+def test_each_html_builder_sharing_the_environment_writes_what_it_missed(
+    tmp_path: Path,
+) -> None:
+    """``sphinx-build -M`` keeps one environment for every builder: a text build that reads
+    the edit leaves the next HTML build to write the pages the edit moved."""
+    project = write_site(tmp_path, "html_theme = 'furo'\n")
+    doctrees = ("-d", str(tmp_path / "_build" / "doctrees"))
+    assert project.build("html", *doctrees).returncode == 0
+    site_edit(project, "add", [])
+    assert project.build("text", *doctrees).returncode == 0
+    result = project.build("html", *doctrees)
+    clean = project.build("html", "-E", outdir=tmp_path / "clean")
+    assert html_pages(result.outdir) == html_pages(clean.outdir)
+
+
+def test_a_deleted_class_leaves_no_file_or_folder_under_dirhtml_or_text(
+    chain: ScenarioProject,
+) -> None:
+    for builder in ("dirhtml", "text"):
+        assert chain.build(builder, "-W").returncode == 0
+    added: list[str] = []
+    apply_edit(chain, ("add", 3), added)
+    for builder in ("dirhtml", "text"):
+        assert chain.build(builder, "-W").returncode == 0
+    apply_edit(chain, ("delete", 1), added)
+    for builder, leftover in (("dirhtml", "Added03"), ("text", "Added03.txt")):
+        result = chain.build(builder, "-W")
+        assert result.returncode == 0, result.stderr
+        assert not (result.outdir / "reference" / "chain.models" / leftover).exists(), builder

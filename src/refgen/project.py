@@ -676,7 +676,9 @@ class Project:
                 cls = self.resolve(page.argument)
                 units = set(reach.of_class(cls) | self._entry_units(cls, reach))
                 units |= registry_statements
-                examples = self.scenario(cls).docstring.examples
+                scenario = self.scenario(cls)
+                units.add((f"category of {page.argument}", 0, scenario.category))
+                examples = scenario.docstring.examples
                 if examples is not None:  # what they run decides whether they pass
                     code = "\n".join(
                         e.source for e in doctest.DocTestParser().get_examples(examples.text)

@@ -31,14 +31,15 @@ def differing(names: Sequence[str], values: Sequence[EntryValues]) -> list[str]:
 
 
 def differences_sentence(differences: Sequence[str], compared: int) -> Paragraph:
-    """Which of the ``compared`` rows differ between the entries, in words."""
+    """Which of the ``compared`` rows differ between the entries, in words: a row differs
+    when its values are not all the same."""
     count = len(differences)
     if not differences:
-        words: tuple[str | Inline, ...] = ("No value differs between the entries.",)
+        words: tuple[str | Inline, ...] = ("The entries have the same values in every row.",)
     elif count == compared:
-        words = ("Every value differs between the entries.",)
+        words = ("Every row has values that differ between the entries.",)
     else:
-        lead = f"{count} value{'s' if count != 1 else ''} differ{'s' if count == 1 else ''}"
+        lead = f"{count} row{'s' if count != 1 else ''} differ{'s' if count == 1 else ''}"
         names = joined([Code(name) for name in differences])
-        words = (f"{lead} between the entries (highlighted): ", *names, ".")
+        words = (f"{lead} between the entries: ", *names, ".")
     return dataclasses.replace(text(*words), classes=(DIFFERENCES,))

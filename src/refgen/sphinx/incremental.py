@@ -34,13 +34,14 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from docutils import nodes
 from sphinx.application import Sphinx
 
 from refgen.analysis.guard import call_user_code
 from refgen.render.compose import compose, page_digest
 from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.sphinx.examples import queue_examples
-from refgen.sphinx.navigation import shares_navigation
+from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
 from refgen.sphinx.records import planned_pages, records, replay, write_warnings
 from refgen.sphinx.state import project_of
 from refgen.sphinx.sweeps import sweep_shown
@@ -90,18 +91,29 @@ def outdated_pages(
 
 
 SURROUNDINGS = "refgen_surroundings"
-"""Attribute of the environment: the last build's contents tree digest and each page's
-(parent, previous, next)."""
+"""Attribute of the environment: per HTML builder and output folder, the digest of the
+contents tree it last wrote and each page's (parent, previous, next), with their titles."""
 
 
 def pages_whose_surroundings_changed(app: Sphinx, env: Any) -> list[str]:
     """``env-updated``: the pages to write again because their neighbours or the contents
-    tree in their sidebar changed, though nothing they hold did."""
+    tree in their sidebar changed, though nothing they hold did.
+
+    Kept per HTML builder and output folder: builders that share the environment
+    (``sphinx-build -M``) each compare with what they last wrote.
+    """
+    if app.builder.format != "html":
+        return []
     tree = contents_tree_digest(env)
-    relations = {docname: tuple(related) for docname, related in env.collect_relations().items()}
-    last = getattr(env, SURROUNDINGS, None)
-    setattr(env, SURROUNDINGS, (tree, relations))
-    if last is None or app.builder.format != "html":
+    relations = {
+        docname: tuple((related, _title(env, related)) for related in neighbours)
+        for docname, neighbours in env.collect_relations().items()
+    }
+    kept: dict[tuple[str, str], Any] = getattr(env, SURROUNDINGS, {})
+    key = (app.builder.name, str(app.outdir))
+    last = kept.get(key)
+    setattr(env, SURROUNDINGS, {**kept, key: (tree, relations)})
+    if last is None:
         return []
     last_tree, last_relations = last
     pages = {
@@ -109,21 +121,49 @@ def pages_whose_surroundings_changed(app: Sphinx, env: Any) -> list[str]:
     }
     if tree != last_tree:
         pages |= {docname for docname in env.all_docs if not shares_navigation(app, docname)}
+        if not navigation_is_shared(app):
+            _delete_highlighted_source(app)
     return sorted(pages & set(env.all_docs))
+
+
+def _delete_highlighted_source(app: Sphinx) -> None:
+    """viewcode writes a module's page only when the module is newer than it: without the
+    page, it writes it again, with the new contents tree in its sidebar."""
+    for page in Path(app.outdir, "_modules").rglob("*.html"):
+        page.unlink(missing_ok=True)
+
+
+def _title(env: Any, docname: str | None) -> str:
+    return env.titles[docname].astext() if docname in env.titles else ""
 
 
 def contents_tree_digest(env: Any) -> str:
     """What every page's copy of the site's contents tree is made of: each page's title,
-    sections and the pages its toctrees list."""
+    its sections, nested as they are, and the pages its toctrees list."""
     digest = hashlib.sha256()
     for docname in sorted(env.all_docs):
-        title = env.titles[docname].astext() if docname in env.titles else ""
-        sections = env.tocs[docname].astext() if docname in env.tocs else ""
+        sections: list[str] = []
+        if docname in env.tocs:
+            _outline(env.tocs[docname], sections)
         listed = env.toctree_includes.get(docname, [])
-        for part in (docname, title, sections, *listed):
+        for part in (docname, _title(env, docname), *sections, *listed):
             digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
         digest.update(b"\1")
     return digest.hexdigest()
+
+
+def _outline(node: nodes.Element, parts: list[str]) -> None:
+    """A page's sections as their titles and anchors, a bracket around each nested list
+    (``pformat`` says the same, about ten times slower)."""
+    for child in node.children:
+        if isinstance(child, nodes.bullet_list):
+            parts.append("(")
+            _outline(child, parts)
+            parts.append(")")
+        elif isinstance(child, nodes.reference):
+            parts += [child.astext(), child.get("anchorname", "")]
+        elif isinstance(child, nodes.Element):
+            _outline(child, parts)
 
 
 def _quotes_changed(project: Any, quotes: dict[str, str]) -> bool:
@@ -145,9 +185,30 @@ def quote_shown(project: Any, text: str) -> str:
 
 def _delete_outputs(app: Sphinx, docnames: set[str]) -> None:
     """A clean build would not have these pages' output: delete it."""
-    filename = getattr(app.builder, "get_outfilename", None)
     for docname in docnames:
-        if filename is not None:
-            Path(filename(docname)).unlink(missing_ok=True)
+        output = _output_file(app, docname)
+        if output is not None:
+            output.unlink(missing_ok=True)
+            _remove_empty_folders(output.parent, Path(app.outdir))
         Path(app.outdir, f"{docname}{MARKDOWN}").unlink(missing_ok=True)
         Path(app.doctreedir, f"{docname}.doctree").unlink(missing_ok=True)
+
+
+def _output_file(app: Sphinx, docname: str) -> Path | None:
+    """Where the builder writes a page: its own answer, else the page name and its suffix
+    (the text builder's); None for a builder that writes no file per page."""
+    filename = getattr(app.builder, "get_outfilename", None)
+    if filename is not None:
+        return Path(filename(docname))
+    suffix = getattr(app.builder, "out_suffix", None)
+    return Path(app.outdir, f"{docname}{suffix}") if isinstance(suffix, str) and suffix else None
+
+
+def _remove_empty_folders(folder: Path, outdir: Path) -> None:
+    """``dirhtml`` writes ``name/index.html``: the folder goes with its last file."""
+    while folder != outdir and folder.is_relative_to(outdir):
+        try:
+            folder.rmdir()
+        except OSError:  # not empty: other pages or files are in it
+            return
+        folder = folder.parent
