@@ -901,12 +901,17 @@ Detail
 
 def site_edit(project: ScenarioProject, edit: str, added: list[str]) -> None:
     """An edit that moves pages in the site: a class added or deleted, a page retitled,
-    a section moved up a level."""
+    a section moved up a level, a toctree given a caption or numbers."""
     guide = project.docs / "guide.rst"
     if edit == "retitle":
         guide.write_text(guide.read_text().replace("Guide\n=====", "Guide Two\n========="))
     elif edit == "promote":
         guide.write_text(guide.read_text().replace("Detail\n~~~~~~", "Detail\n------"))
+    elif edit in ("caption", "numbered"):
+        index = project.docs / "index.rst"
+        option = ":caption: Contents" if edit == "caption" else ":numbered:"
+        toctree = ".. toctree::\n"
+        index.write_text(index.read_text().replace(toctree, f"{toctree}   {option}\n"))
     else:
         apply_edit(project, (edit, 3), added)
 
@@ -930,14 +935,14 @@ def write_site(root: Path, conf: str) -> ScenarioProject:
     ids=["furo", "alabaster"],
 )
 def test_pages_whose_place_in_the_site_changed_are_written_again(tmp_path: Path, conf: str) -> None:
-    """A class added or deleted, a page retitled or a section moved changes every sidebar
-    that copies the contents tree (highlighted source pages too) and the previous and next
-    links of the neighbours: an incremental build writes those pages again, so each page
-    equals a clean build's, byte for byte."""
+    """A class added or deleted, a page retitled, a section moved or a toctree's options
+    changed changes every sidebar that copies the contents tree (highlighted source pages
+    too) and the previous and next links of the neighbours: an incremental build writes
+    those pages again, so each page equals a clean build's, byte for byte."""
     project = write_site(tmp_path, conf)
     assert project.build("html", "-W").returncode == 0
     added: list[str] = []
-    for edit in ["add", "retitle", "promote", "delete"]:
+    for edit in ["add", "retitle", "promote", "caption", "numbered", "delete"]:
         site_edit(project, edit, added)
         result = project.build("html", "-W")
         assert result.returncode == 0, result.stderr

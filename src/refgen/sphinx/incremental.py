@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from refgen.analysis.guard import call_user_code
@@ -139,22 +140,24 @@ def _title(env: Any, docname: str | None) -> str:
 
 def contents_tree_digest(env: Any) -> str:
     """What every page's copy of the site's contents tree is made of: each page's title,
-    its sections, nested as they are, and the pages its toctrees list."""
+    its sections, nested as they are, with their numbers, and its toctrees (what they
+    list, under which titles, and their options)."""
     digest = hashlib.sha256()
     for docname in sorted(env.all_docs):
         sections: list[str] = []
         if docname in env.tocs:
             _outline(env.tocs[docname], sections)
+        numbers = repr(sorted(env.toc_secnumbers.get(docname, {}).items()))
         listed = env.toctree_includes.get(docname, [])
-        for part in (docname, _title(env, docname), *sections, *listed):
+        for part in (docname, _title(env, docname), *sections, numbers, *listed):
             digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
         digest.update(b"\1")
     return digest.hexdigest()
 
 
 def _outline(node: nodes.Element, parts: list[str]) -> None:
-    """A page's sections as their titles and anchors, a bracket around each nested list
-    (``pformat`` says the same, about ten times slower)."""
+    """A page's sections as their titles and anchors, a bracket around each nested list,
+    and its toctrees' options (``pformat`` says the same, about ten times slower)."""
     for child in node.children:
         if isinstance(child, nodes.bullet_list):
             parts.append("(")
@@ -162,6 +165,8 @@ def _outline(node: nodes.Element, parts: list[str]) -> None:
             parts.append(")")
         elif isinstance(child, nodes.reference):
             parts += [child.astext(), child.get("anchorname", "")]
+        elif isinstance(child, addnodes.toctree):  # childless here: its options say it all
+            parts.append(repr(sorted(child.attributes.items())))
         elif isinstance(child, nodes.Element):
             _outline(child, parts)
 
