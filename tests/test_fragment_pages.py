@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,18 @@ def test_text_builder_lays_out_a_table_with_readable_columns(built: ScenarioProj
     lines = (result.outdir / "reference" / "pkgx.calc" / "Doubling.txt").read_text().splitlines()
     rows = [line for line in lines if line.startswith("|") and "factor" in line]
     assert any("What the size is multiplied by." in row for row in rows), "\n".join(lines)
+
+
+def test_an_epub_carries_the_math_font_and_its_licence(
+    built: ScenarioProject, tmp_path: Path
+) -> None:
+    """Sphinx's EPUB builder leaves out files of a media type it does not know, with a
+    warning each: refgen's font (.woff2), its licence and its notes go into the book."""
+    result = built.build(
+        "epub", "-W", "-d", str(tmp_path / "doctrees"), "-D", "version=1", "-D", "copyright=2026"
+    )
+    assert result.returncode == 0, result.stderr
+    (book,) = result.outdir.glob("*.epub")
+    packed = zipfile.ZipFile(book).namelist()
+    for name in ("STIXTwoMath-Regular.woff2", "OFL-STIXTwoMath.txt", "README.md"):
+        assert f"_static/fonts/{name}" in packed

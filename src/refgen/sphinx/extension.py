@@ -207,6 +207,22 @@ def add_static_path(app: Sphinx, config: Config) -> None:
         config.html_static_path.append(str(STATIC))
 
 
+STATIC_MEDIA_TYPES = {
+    ".woff2": "font/woff2",  # the math font; a core media type of EPUB 3.3
+    ".txt": "text/plain",  # the font's licence, which travels with it
+    ".md": "text/markdown",  # where the font comes from
+}
+"""Media types of the files in refgen's static folder that Sphinx's EPUB builder does not
+know: without them it leaves the files out of the book, with a warning each."""
+
+
+def add_media_types(app: Sphinx) -> None:
+    """``builder-inited``: an EPUB builder packs refgen's static files too."""
+    known = getattr(app.builder, "media_types", None)
+    if isinstance(known, dict):
+        app.builder.media_types = {**STATIC_MEDIA_TYPES, **known}  # type: ignore[attr-defined]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension("sphinx.ext.viewcode")
     for spec in setting_fields():
@@ -261,6 +277,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)
     app.connect("builder-inited", generate_pages)
+    app.connect("builder-inited", add_media_types)
     app.connect("env-purge-doc", examples.purge_examples)
     app.connect("env-merge-info", examples.merge_examples)
     app.connect("env-updated", examples.run_queued_examples)
