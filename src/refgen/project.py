@@ -410,8 +410,8 @@ class Project:
         return tuple(self.entry_values(scenario, entry) for entry in scenario.registry_entries)
 
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
-        """The entry's values, computed once per project: the class page, the category
-        page and the exports all show the same figures."""
+        """The entry's values, computed once per project: the class page and the
+        registry's downloads show the same figures."""
         return self.cache.remember(
             "entry-values",
             (scenario.qualname, entry.registry, entry.name),

@@ -63,7 +63,6 @@ def entry_values_table(
     names: Sequence[str],
     values: Sequence[EntryValues],
     attribute: Callable[[str], Inline],
-    classes: tuple[str, ...] = ("refgen-values",),
     marked: Container[str] = (),
     mark: str = "",
 ) -> Table:
@@ -85,7 +84,7 @@ def entry_values_table(
     return Table(
         header,
         rows,
-        classes,
+        ("refgen-values",),
         stub_columns=1,
         searchable=False,
         header_spans=spans,
