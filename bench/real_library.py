@@ -20,16 +20,19 @@ sections and examples) it is the other end of what refgen meets:
 
 Everything is drawn from a seeded ``random.Random``: the same size and seed
 write the same files. ``write_library(root, classes=N)`` scales entries and
-the rest with N.
+the rest with N. ``shape="deep"`` adds the deep-reach shape of
+``bench/deep_reach.py``: helpers over 30 modules calling each other, constants
+modules, and properties and registry entries that call them.
 """
 
 from __future__ import annotations
 
 import random
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import deep_reach
 from synthetic import write_conf
 
 PACKAGE = "pkg"
@@ -542,7 +545,7 @@ def _docstring(rng: random.Random, cls: ModelClass) -> str:
     return "\n".join(f"    {line}" if line else "" for line in lines).lstrip()
 
 
-def _property(rng: random.Random, derived: Derived) -> str:
+def _property(rng: random.Random, derived: Derived, deep: Deepening | None = None) -> str:
     returns = f" -> {derived.annotation}" if rng.random() < 0.6 else ""
     lines = [f"def {derived.name}(self){returns}:"]
     if rng.random() < PROPERTY_DOCSTRING_SHARE:
@@ -553,10 +556,24 @@ def _property(rng: random.Random, derived: Derived) -> str:
         if "\n" in derived.body.strip():
             lines.append("")
     lines += [f"    {line}" if line else "" for line in derived.body.rstrip().split("\n")]
+    if deep is not None:
+        lines, called = deep_reach.deepen_property(deep.rng, lines)
+        deep.called.setdefault(deep.current, []).extend(called)
     return "\n    @property\n" + "".join(f"    {line}\n" if line else "\n" for line in lines)
 
 
-def _model_source(rng: random.Random, cls: ModelClass) -> str:
+@dataclass
+class Deepening:
+    """The deep-reach shape's own random numbers (the shallow shape's stay as they were)
+    and the top-layer helpers each class and its entries call."""
+
+    rng: random.Random
+    graph: deep_reach.CallGraph
+    called: dict[str, list[str]]
+    current: str = ""
+
+
+def _model_source(rng: random.Random, cls: ModelClass, deep: Deepening | None = None) -> str:
     fields = []
     for item in cls.family.inputs:
         if rng.random() < 0.85:
@@ -564,7 +581,9 @@ def _model_source(rng: random.Random, cls: ModelClass) -> str:
         else:
             declared = f"Field({item.value(rng)})"
         fields.append(f"    {item.name}: {item.annotation} = {declared}\n")
-    properties = "".join(_property(rng, d) for d in cls.derived)
+    if deep is not None:
+        deep.current = f"{cls.name}{cls.family.topic}"
+    properties = "".join(_property(rng, d, deep) for d in cls.derived)
     return (
         f"\n\nclass {cls.name}{cls.family.topic}(ScenarioModel):\n"
         f'    """{_docstring(rng, cls)}\n    """\n\n'
@@ -600,11 +619,27 @@ class Library:
     lines: int
     edit: tuple[str, str]
     """An edit of one property body of one class: text before, text after."""
+    shape: str = "shallow"
+    helper_edit: tuple[str, str, str] | None = None
+    """The deep shape's edit of one helper: its file (under ``root``), text before, after."""
+    helper_reach: tuple[str, int] | None = None
+    """That helper, and how many classes reach it (from their bodies or their entries)."""
 
 
-def write_library(root: Path, classes: int = 600, seed: int = 14) -> Library:
-    """Write ``root/pkg``: the models, helpers, units, legacy and registry modules."""
+HELPER_SHARE = 0.10
+"""The share of classes the edited helper of the deep shape is reached from."""
+
+
+def write_library(
+    root: Path, classes: int = 600, seed: int = 14, shape: str = "shallow"
+) -> Library:
+    """Write ``root/pkg``: the models, helpers, units, legacy and registry modules (and,
+    for ``shape="deep"``, the physics and constants packages)."""
     rng = random.Random(seed)
+    deep = None
+    if shape == "deep":
+        graph = deep_reach.write_physics(root / PACKAGE, seed)
+        deep = Deepening(random.Random(seed + 1), graph, {})
     folder = root / PACKAGE
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "__init__.py").write_text(f'"""Capacity scenarios ({classes} models)."""\n')
@@ -616,9 +651,9 @@ def write_library(root: Path, classes: int = 600, seed: int = 14) -> Library:
         ModelClass(name, family, _choose_derived(rng, family))
         for name, family in ((n, rng.choice(FAMILIES)) for n in names)
     ]
-    source = MODELS_HEADER + "".join(_model_source(rng, m) for m in models)
+    source = MODELS_HEADER + "".join(_model_source(rng, m, deep) for m in models)
     (folder / "models.py").write_text(source)
-    registry, count = _registry(rng, models)
+    registry, count = _registry(rng, models, deep)
     (folder / "registry.py").write_text(registry)
     first = models[0]
     line = next(
@@ -626,23 +661,62 @@ def write_library(root: Path, classes: int = 600, seed: int = 14) -> Library:
         for line in source.split(f"class {first.name}{first.family.topic}(")[1].split("\n")
         if line.strip().startswith("return ")
     )
-    return Library(
+    library = Library(
         root=root,
         classes=[f"{m.name}{m.family.topic}" for m in models],
         entries=count,
         properties=sum(len(m.derived) for m in models),
         lines=source.count("\n"),
         edit=(line, line.replace("return ", "return 1 * ", 1)),
+        shape=shape,
+    )
+    if deep is None:
+        return library
+    helper, reached_from = _helper_reached_by_a_share(deep, len(models))
+    module, name = helper.split(".")
+    path = f"{PACKAGE}/physics/{module}.py"
+    before = _factor_line(root / path, name)
+    return replace(
+        library,
+        helper_edit=(path, before, before.replace("* 0.01", "* 0.02")),
+        helper_reach=(helper, reached_from),
     )
 
 
-def _registry(rng: random.Random, models: list[ModelClass]) -> tuple[str, int]:
+def _helper_reached_by_a_share(deep: Deepening, classes: int) -> tuple[str, int]:
+    """The helper reached from the number of classes nearest :data:`HELPER_SHARE` of them."""
+    reached_from: dict[str, int] = {}
+    for called in deep.called.values():
+        for helper in deep.graph.reached(called):
+            reached_from[helper] = reached_from.get(helper, 0) + 1
+    wanted = HELPER_SHARE * classes
+    helper = min(sorted(reached_from), key=lambda h: abs(reached_from[h] - wanted))
+    return helper, reached_from[helper]
+
+
+def _factor_line(path: Path, function: str) -> str:
+    """The line of ``function`` in ``path`` that sets its factor (unique in the file)."""
+    text = path.read_text()
+    body = text[text.index(f"def {function}(") :]
+    line = next(line for line in body.split("\n") if "factor = 1 + " in line)
+    assert text.count(line) == 1, line
+    return line
+
+
+def _registry(
+    rng: random.Random, models: list[ModelClass], deep: Deepening | None = None
+) -> tuple[str, int]:
     entries = []
+    imports: set[str] = set()
     for model in models:
         copies = 2 if rng.random() < ENTRIES_PER_CLASS - 1 else 1
         for size in rng.sample(SIZES, copies):
             values = ", ".join(f"{i.name}={i.value(rng)}" for i in model.family.inputs)
             entry = f"    {model.name}{size} = {model.name}{model.family.topic}({values})\n"
+            if deep is not None:
+                entry, imported, called = deep_reach.deepen_entry(deep.rng, entry)
+                imports.update(imported)
+                deep.called.setdefault(f"{model.name}{model.family.topic}", []).extend(called)
             if rng.random() < 0.3:
                 entry += f'    """{model.name} at {size.lower()} scale."""\n'
             entries.append(entry)
@@ -656,7 +730,8 @@ def _registry(rng: random.Random, models: list[ModelClass]) -> tuple[str, int]:
     text = (
         '"""Named scenarios: the figures our reports quote."""\n\n'
         "from .legacy import LegacyThroughput\nfrom .models import *  # noqa: F403\n"
-        "from .units import Q_\n\n\nclass Registry:\n"
+        + "".join(f"{line}\n" for line in sorted(imports))
+        + "from .units import Q_\n\n\nclass Registry:\n"
         '    """Every named scenario, one attribute each."""\n\n' + "".join(entries)
     )
     return text, len(entries)
@@ -727,8 +802,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root", type=Path)
     parser.add_argument("--size", type=int, default=600, help="number of scenario classes")
+    parser.add_argument("--shape", choices=("shallow", "deep"), default="shallow")
     args = parser.parse_args()
-    library = write_library(args.root / "src", args.size)
+    library = write_library(args.root / "src", args.size, shape=args.shape)
     write_pyproject(args.root / "src")
     write_refgen_docs(args.root / "docs")
     print(
