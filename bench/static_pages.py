@@ -17,11 +17,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from refgen.config import Settings
-from refgen.project import PlannedPage, Project
+from refgen.project import Project
 from refgen.render import blocks as b
 from refgen.render.markup import serialize
 from refgen.render.pages import category_page, helpers_page, index_page, registry_page
 from refgen.render.scenario_page import scenario_page
+from refgen.site.plan import PlannedPage, plan_pages
 
 UNDERLINES = "=-~^\"'"
 _SPECIAL = re.compile(r"([\\`*_|\[\]<>:])")
@@ -142,7 +143,7 @@ def main() -> None:
     parser.add_argument("--registry")
     args = parser.parse_args()
     project = Project(Settings(modules=tuple(args.modules), registry=args.registry))
-    for planned in project.pages():
+    for planned in plan_pages(project):
         path = args.docs / f"{planned.docname}.rst"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(page_text(render(project, planned)), encoding="utf-8")

@@ -223,7 +223,7 @@ MANY = """
 def test_a_large_registry_is_split_into_pages(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("refgen.project.REGISTRY_PAGE_SIZE", 2)
+    monkeypatch.setattr("refgen.site.plan.REGISTRY_PAGE_SIZE", 2)
     project = write_scenario_project(
         tmp_path, "fruit", {"counting": MODULE, "named": MANY}, registry="named.Named"
     )

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sphinx.pycode import ModuleAnalyzer
 
-from refgen.analysis.reach import _import_statements
+from refgen.analysis.reach_index import import_statements
 from refgen.analysis.source import ModuleSource
 from tests.conftest import REPO
 
@@ -65,14 +65,14 @@ def test_imports_in_bodies_are_those_a_full_walk_finds(path: Path) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             walked = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
-            assert list(_import_statements(node)) == walked
+            assert list(import_statements(node)) == walked
 
 
 def test_imports_in_every_kind_of_block_are_found() -> None:
     function = ast.parse(NESTED).body[0]
     names = [
         alias.asname or alias.name
-        for statement in _import_statements(function)
+        for statement in import_statements(function)
         for alias in statement.names
     ]
     assert sorted(names) == ["a", "c", "e", "g", "h", "i", "j", "k", "m", "n"]

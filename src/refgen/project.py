@@ -15,15 +15,11 @@ a class that cannot be analysed and a registry that cannot be read become
 from __future__ import annotations
 
 import dataclasses
-import doctest
-import hashlib
 import os
 import sys
 import sysconfig
 import traceback
-import uuid
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol, TypeVar
@@ -31,9 +27,9 @@ from typing import Any, Protocol, TypeVar
 import pint
 from pint.registry import ApplicationRegistry, UnitRegistry
 
-from refgen import __version__
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
+from refgen.analysis.dependencies import data_files, source_folders
 from refgen.analysis.failures import describe_error, import_problem, imported_from
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
@@ -46,7 +42,6 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
-from refgen.analysis.reach import Reach, Unit, data_files, data_files_digest, digest
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
 from refgen.evaluate.ahead import NOT_GIVEN, AheadWorker, can_fork
@@ -68,63 +63,9 @@ def no_progress(items: Sequence[T], summary: str) -> Iterable[T]:
     return items
 
 
-@dataclass(frozen=True)
-class PlannedPage:
-    """One generated page: its document name, what it shows and the object it is about."""
-
-    docname: str
-    kind: str
-    """``index``, ``category``, ``scenario``, ``helpers``, ``registry`` or
-    ``registry-part``."""
-    argument: str
-    """The module, class or registry path the page documents (the title for ``index``)."""
-    children: tuple[str, ...] = ()
-    """Document names (relative to the page) listed in its table of contents."""
-
-
-LONGEST_PAGE_NAME = 120
-"""Bytes of a class page's file name (file systems allow 255, with the suffix)."""
-
-
-def page_name(class_name: str) -> str:
-    """The document name of a class's page in its category folder: the class name,
-    except where that would be the category's own ``index`` or too long a file name
-    (then shortened and made unique by a hash of the whole name)."""
-    if class_name.lower() == "index":
-        return f"{class_name}-class"
-    if len(class_name.encode()) <= LONGEST_PAGE_NAME:
-        return class_name
-    digest = hashlib.sha256(class_name.encode()).hexdigest()[:12]
-    shortened = class_name.encode()[: LONGEST_PAGE_NAME - 13].decode(errors="ignore")
-    return f"{shortened}-{digest}"
-
-
 AHEAD_MINIMUM = 8
 """Classes with registry entries below which a worker (:meth:`Project.compute_ahead`)
 costs more than it saves."""
-
-
-REGISTRY_PAGE_SIZE = 200
-"""Entries per registry page: a larger registry is split so that no page grows past a
-few hundred kilobytes (about 2 KB of HTML an entry)."""
-
-
-def registry_pages(root: str, qualname: str, entries: int) -> list[PlannedPage]:
-    """The registry page, and its parts when it has more than :data:`REGISTRY_PAGE_SIZE`
-    entries (each part's argument: the registry, then the first and last entry index)."""
-    if entries <= REGISTRY_PAGE_SIZE:
-        return [PlannedPage(f"{root}/registry", "registry", qualname)]
-    starts = range(0, entries, REGISTRY_PAGE_SIZE)
-    parts = [
-        PlannedPage(
-            f"{root}/registry-{number}",
-            "registry-part",
-            f"{qualname} {start} {min(start + REGISTRY_PAGE_SIZE, entries)}",
-        )
-        for number, start in enumerate(starts, 1)
-    ]
-    children = tuple(part.docname.rpartition("/")[2] for part in parts)
-    return [PlannedPage(f"{root}/registry", "registry", qualname, children), *parts]
 
 
 QUANTITY_REGISTRY = "_REGISTRY"
@@ -284,7 +225,7 @@ class Project:
         them (``Q_._REGISTRY``); the first module to bind a name decides what it means."""
         names = [*self.modules]
         if self.settings.registry:
-            names.append(self._registry_module())
+            names.append(self.registry_module())
         found: dict[str, Any] = {}
         for name in names:
             module = sys.modules.get(name)
@@ -550,70 +491,6 @@ class Project:
         see whether its page changed, then again to read the page."""
         return self.cache.remember("sweep", request, lambda _request: sweeps.sweep(self, request))
 
-    # ------------------------------------------------------------------ pages
-
-    def pages(self) -> list[PlannedPage]:
-        """One page per category, class and helper module, the registry page and the index."""
-        root = self.settings.root
-        pages: list[PlannedPage] = []
-        index: list[str] = []
-        for name, module in self.modules.items():
-            classes = discovery.scenario_classes(module)
-            folder = f"{root}/{name}"
-            index.append(f"{name}/index")
-            names = tuple(page_name(c.__name__) for c in classes)
-            pages.append(PlannedPage(f"{folder}/index", "category", name, names))
-            pages += [
-                PlannedPage(f"{folder}/{page}", "scenario", discovery.dotted_path(cls))
-                for page, cls in zip(names, classes, strict=True)
-            ]
-        for name in self.helper_modules():
-            index.append(f"helpers/{name}")
-            pages.append(PlannedPage(f"{root}/helpers/{name}", "helpers", name))
-        if self.registry is not None:
-            self._check_registry_classes()
-            index.append("registry")
-            pages += registry_pages(root, self.registry.qualname, len(self.registry.entries))
-        pages.append(PlannedPage(f"{root}/index", "index", self.settings.title, tuple(index)))
-        return pages
-
-    # ------------------------------------------------------------------ fingerprints
-
-    def fingerprints(self, pages: Iterable[PlannedPage]) -> dict[str, str]:
-        """A fingerprint per page of the source its content can depend on
-        (:mod:`refgen.analysis.reach`), with refgen's settings and versions.
-
-        Equal fingerprints mean equal pages; a page whose fingerprint cannot be
-        taken gets one that matches nothing, so it is always looked at again.
-        """
-        roots = self.package_roots()
-        reach = Reach(self.cache.module_source, source_folders(roots))
-        # Entries made by module-level code (a module or dict registry, a loop that adds
-        # entries) are in the registry module's statements: the same for every class.
-        registry_statements = (
-            reach.of_module_statements(self._registry_module()) if self.registry else frozenset()
-        )
-        common = (
-            __version__,
-            pint.__version__,
-            sys.version,
-            repr(self.settings),
-            data_files_digest(roots),
-        )
-        found: dict[str, str] = {}
-        # A category shows its classes' figures: their fingerprints are taken first.
-        in_order = sorted(pages, key=lambda planned: planned.kind == "category")
-        for page in self.progress(in_order, "fingerprinting pages"):
-            units, _error = call_user_code(
-                self._page_units, page, reach, found, registry_statements
-            )
-            found[page.docname] = (
-                digest(units, page.kind, page.argument, *page.children, *common)
-                if units is not None
-                else f"unknown: {uuid.uuid4()}"
-            )
-        return found
-
     def module_text_and_tags(
         self, module_name: str
     ) -> tuple[str, dict[str, tuple[str, int, int]]] | None:
@@ -657,69 +534,9 @@ class Project:
     def package_roots(self) -> list[Path]:
         """The folders of the packages that hold the documented modules and the registry."""
         names = [*self.modules, *([self.settings.registry] if self.settings.registry else [])]
-        roots = set()
-        for name in names:
-            top_file = discovery.module_file(name.partition(".")[0])
-            if top_file:
-                roots.add(discovery.package_root(discovery.resolved_path(top_file)))
-        return sorted(roots)
+        return sorted({root for name in names for root in discovery.package_folders(name)})
 
-    def _page_units(
-        self,
-        page: PlannedPage,
-        reach: Reach,
-        earlier: dict[str, str],
-        registry_statements: frozenset[Unit],
-    ) -> frozenset[Unit]:
-        match page.kind:
-            case "scenario":
-                cls = self.resolve(page.argument)
-                units = set(reach.of_class(cls) | self._entry_units(cls, reach))
-                units |= registry_statements
-                scenario = self.scenario(cls)
-                units.add((f"category of {page.argument}", 0, scenario.category))
-                examples = scenario.docstring.examples
-                if examples is not None:  # what they run decides whether they pass
-                    code = "\n".join(
-                        e.source for e in doctest.DocTestParser().get_examples(examples.text)
-                    )
-                    units |= reach.of_code(code, cls.__module__, f"<examples of {page.argument}>")
-                return frozenset(units)
-            case "category":
-                # The module's docstring, and its classes' summaries and headline figures:
-                # their pages' fingerprints.
-                folder = page.docname.rpartition("/")[0]
-                shown = [earlier.get(f"{folder}/{child}", "") for child in page.children]
-                doc = repr(self.module(page.argument))
-                return frozenset({(page.argument, 0, doc), ("", 0, " ".join(shown))})
-            case "helpers":
-                module_file = discovery.module_file(page.argument) or ""
-                module = self.resolve(page.argument)
-                units = {(module_file, 0, _text(module_file))}
-                for value in vars(module).values():
-                    if callable(value) and getattr(value, "__module__", None) == page.argument:
-                        units |= reach.of_function(value)
-                return frozenset(units)
-            case "registry" | "registry-part":
-                return frozenset((path, 0, _text(path)) for path in self.registry_files())
-        return frozenset()
-
-    def _entry_units(self, cls: type, reach: Reach) -> frozenset[Unit]:
-        """The registry entries that instantiate ``cls``: their statements and what they read."""
-        registry = self.registry
-        if registry is None:
-            return frozenset((path, 0, _text(path)) for path in self.registry_files())
-        units: set[Unit] = set()
-        for entry in registry.entries_of(discovery.dotted_path(cls)):
-            if entry.location is None:
-                units |= {(path, 0, _text(path)) for path in self.registry_files()}
-            else:
-                where = entry.location
-                units |= reach.of_statement(where.path, where.line)
-                units.add((where.path, where.line, entry.name))
-        return frozenset(units)
-
-    def _registry_module(self) -> str:
+    def registry_module(self) -> str:
         """The module that holds the registry (which may be the registry itself)."""
         found, _error = call_user_code(self.resolve, self.settings.registry or "")
         if isinstance(found, ModuleType):
@@ -728,7 +545,8 @@ class Project:
             getattr(found, "__module__", None) or (self.settings.registry or "").rpartition(".")[0]
         )
 
-    def _check_registry_classes(self) -> None:
+    def check_registry_classes(self) -> None:
+        """Note the registry entries whose classes no documented module defines."""
         assert self.registry is not None
         # Every class found, analysed or not: a class that failed to analyse has a
         # warning of its own, and its entries must not be blamed on the registry.
@@ -758,17 +576,6 @@ class Project:
             )
 
 
-def _text(path: str) -> str:
-    """A file's text for a fingerprint ("" when it cannot be read)."""
-    try:
-        return Path(path).read_bytes().decode("utf-8", "surrogateescape")
-    except OSError:
-        return ""
-
-
-_INSTALLED = {"site-packages", "dist-packages"}
-
-
 def _installed_folders() -> tuple[str, ...]:
     """Where the standard library and installed packages live (their versions count,
     not their files)."""
@@ -782,10 +589,3 @@ def _folders(root: Path) -> list[Path]:
     if not root.is_dir():
         return []
     return [root, *(p for p in root.rglob("*") if p.is_dir() and "__pycache__" not in p.parts)]
-
-
-def source_folders(roots: Iterable[Path]) -> list[Path]:
-    """Where the project's own code can be: the folders that hold its packages (``src/``,
-    a checkout's root), so that a helper in a sibling package or module counts; for a
-    package installed among others (site-packages), only the package itself."""
-    return sorted({root if root.parent.name in _INSTALLED else root.parent for root in roots})

@@ -1,7 +1,9 @@
-"""Dependencies: whether a file belongs to the documented package."""
+"""Dependencies: whether a file belongs to the documented package, and which files do."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 
 from refgen.analysis import discovery
@@ -14,3 +16,40 @@ def in_package(top: str, path: str) -> bool:
         return False
     root = discovery.package_root(root_file)
     return Path(path) == root or root in Path(discovery.resolved_path(path)).parents
+
+
+_INSTALLED = {"site-packages", "dist-packages"}
+
+
+def source_folders(roots: Iterable[Path]) -> list[Path]:
+    """Where the project's own code can be: the folders that hold its packages (``src/``,
+    a checkout's root), so that a helper in a sibling package or module counts; for a
+    package installed among others (site-packages), only the package itself."""
+    return sorted({root if root.parent.name in _INSTALLED else root.parent for root in roots})
+
+
+def data_files(roots: Iterable[Path]) -> list[Path]:
+    """The files in the project's packages that are not Python source (unit
+    definitions, tables): code may read any of them."""
+    found = []
+    for root in sorted(set(roots)):
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if (
+                path.is_file()
+                and path.suffix not in (".py", ".pyc")
+                and "__pycache__" not in path.parts
+            ):
+                found.append(path)
+    return found
+
+
+def data_files_digest(roots: Iterable[Path]) -> str:
+    """A fingerprint of :func:`data_files`: their names and bytes."""
+    hashed = hashlib.sha256()
+    for root in sorted(set(roots)):
+        for path in data_files([root]):
+            hashed.update(f"{path.relative_to(root)}\0".encode())
+            hashed.update(path.read_bytes())
+    return hashed.hexdigest()

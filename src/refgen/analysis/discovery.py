@@ -204,6 +204,25 @@ def source_file(obj: Any) -> str | None:
     return resolved_path(path) if path else None
 
 
+def package_folders(dotted: str) -> list[Path]:
+    """The folders of the top-level package of the module ``dotted`` names (a top-level
+    module's own file): one for a regular package, each of its portions for a namespace
+    package (one without ``__init__.py``)."""
+    top = dotted.partition(".")[0]
+    top_file = module_file(top)
+    if top_file:
+        return [package_root(resolved_path(top_file))]
+    module = sys.modules.get(top)
+    locations = getattr(module, "__path__", None)
+    if locations is None:
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            return []
+        locations = spec.submodule_search_locations if spec is not None else None
+    return [Path(resolved_path(folder)) for folder in list(locations or [])]
+
+
 def package_root(top_file: str) -> Path:
     """The folder of a package from its ``__init__.py``, or a top-level module's own file."""
     root = Path(top_file)

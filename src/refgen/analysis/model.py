@@ -26,6 +26,7 @@ class WarningKind(StrEnum):
     VALUE = "value"
     EXAMPLE = "example"
     CHECK = "check"
+    REACH = "reach"
 
     @property
     def description(self) -> str:
@@ -53,6 +54,11 @@ WARNING_DESCRIPTIONS = {
     "in the input's unit, or has points that cannot be computed.",
     WarningKind.EXAMPLE: "An example prints something other than what its docstring shows, "
     "or raises.",
+    WarningKind.REACH: "A page's figures reach code that reads a module by a name the code "
+    "computes (importlib.import_module(name), __import__(name), sys.modules[name]), or whose "
+    "names cannot be resolved: refgen cannot know what those pages depend on, so it composes "
+    "them again at every build and compares them with the last (they are never stale). One "
+    "warning per build, at the first such place.",
     WarningKind.CHECK: "With the checks setting on: what refgen check finds beyond the "
     "problems above (a Notes entry, an example or a docstring missing; a stated unit that "
     "disagrees with the computed one). The message names the rule.",

@@ -20,7 +20,7 @@ from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ExampleBlock, Problem, ScenarioDoc, WarningKind
 from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues
-from refgen.project import PlannedPage, Project
+from refgen.project import Project
 from refgen.render.blocks import Page
 from refgen.render.downloads import download_paths
 from refgen.render.markdown import MarkdownWriter
@@ -33,6 +33,7 @@ from refgen.render.pages import (
     registry_page,
 )
 from refgen.render.scenario_page import scenario_page
+from refgen.site.plan import PlannedPage
 
 
 @dataclass(frozen=True)

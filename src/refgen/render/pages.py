@@ -12,7 +12,6 @@ from refgen.analysis.model import (
     SourceLocation,
 )
 from refgen.evaluate.values import Value
-from refgen.project import page_name
 from refgen.render.blocks import (
     Block,
     BulletList,
@@ -46,6 +45,7 @@ from refgen.render.common import (
 )
 from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import assignment, breakable_at_operators, expression_to_mathml
+from refgen.site.plan import page_name
 
 INDEX_INTRO = (
     "Every page below is compiled from the scenario code: inputs, derived "

@@ -16,7 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import SourceLocation, WarningKind
-from refgen.project import PlannedPage, Project
+from refgen.project import Project
 from refgen.render.compose import (
     ComposedPage,
     RecordedPage,
@@ -28,6 +28,7 @@ from refgen.render.pages import (
     failure_page,
 )
 from refgen.render.reference_tables import settings_reference, warnings_reference
+from refgen.site.plan import PlannedPage
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.nodes import NodeBuilder
 from refgen.sphinx.records import note_page, planned_pages

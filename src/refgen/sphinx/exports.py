@@ -24,9 +24,10 @@ from sphinx.application import Sphinx
 from refgen import __version__
 from refgen.analysis.guard import call_user_code
 from refgen.evaluate.values import EntryValues
-from refgen.project import PlannedPage, Project
+from refgen.project import Project
 from refgen.render.downloads import download_paths, registry_csv, registry_json
 from refgen.render.markdown import SUFFIX, Listed, Listing, llms_text
+from refgen.site.plan import PlannedPage
 from refgen.sphinx.records import PageRecord, planned_pages, records
 from refgen.sphinx.state import project_of
 from refgen.sphinx.stubs import write_if_changed

@@ -27,9 +27,11 @@ from refgen.analysis import discovery
 from refgen.analysis.model import WarningKind
 from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
-from refgen.project import PlannedPage, Project
+from refgen.project import Project
 from refgen.render import blocks
 from refgen.render.compose import recorded_pages
+from refgen.site.fingerprint import STORE, fingerprint_pages
+from refgen.site.plan import PlannedPage, plan_pages
 from refgen.sphinx import (
     directives,
     examples,
@@ -77,13 +79,17 @@ def _generate_pages(app: Sphinx) -> None:
     memory.freeze_what_sphinx_loaded()
     project.load()
     memory.freeze_what_lives_on()  # the library and its registry
-    pages = project.pages()
+    pages = plan_pages(project)
     for problem in project.problems:
         warn_problem(problem)
     if project.settings.checks:
         report_checks(project)
     project.registry_files()  # found once here: for a broken registry, that means importing it
-    records.plan(app.env, pages, project.fingerprints(pages))
+    fingerprints = fingerprint_pages(project, pages, Path(app.doctreedir) / STORE)
+    unknowable = fingerprints.problem()
+    if unknowable is not None:
+        warn_problem(unknowable)
+    records.plan(app.env, pages, fingerprints.by_page)
     project.cache.release_syntax_trees()
     # Stubs of the last build's reference folder go too, when the setting changed.
     previous = getattr(app.env, records.ROOT, project.settings.root)

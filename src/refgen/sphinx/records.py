@@ -20,8 +20,8 @@ from sphinx.util import logging as sphinx_logging
 
 from refgen.evaluate.values import EntryValues
 from refgen.files import replace_atomically
-from refgen.project import PlannedPage
 from refgen.render.compose import RecordedPage
+from refgen.site.plan import PlannedPage
 
 logger = sphinx_logging.getLogger("refgen")
 

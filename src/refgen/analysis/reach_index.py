@@ -1,0 +1,394 @@
+"""Reach index: what the reach graph needs from one source file, read from its syntax once.
+
+:mod:`refgen.analysis.reach` follows names from node to node. Everything it
+needs from a file's syntax is here, as plain data: each node's text (as a
+digest), the dotted names it reads, the imports inside it and the calls that
+may import a module by a name it computes (:class:`NodeFacts`), and the
+file's module-level structure (which statements mention a name, which names
+are imported from where, which statements patch another module's objects).
+
+A :class:`FileIndex` belongs to one version of one file: :class:`IndexStore`
+keeps it across builds under the digest of the file's bytes, so a build in
+which a file did not change parses nothing of it. Facts are filled in the
+first time they are asked for, from the file's syntax tree, and kept.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import contextlib
+import hashlib
+import importlib.util
+import pickle
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from refgen import __version__
+from refgen.analysis.source import ModuleSource, dotted_name
+from refgen.collector import collector_paused
+from refgen.files import replace_atomically
+
+Local = tuple[int, int, str]
+"""A node within its file: first line, column and kind (a lambda and the statement
+holding it start on one line)."""
+
+FILE_TEXT: Local = (0, 0, "File")
+"""A file's text as one node, and nothing it refers to (a registry's files)."""
+
+WHOLE_MODULE: Local = (0, 0, "Module")
+"""A module as one node: its text and every top-level definition and statement (a module
+read by a name only a string gives)."""
+
+SNIPPET: Local = (1, 0, "Snippet")
+"""Code that is not a module's (an Examples section) as one node."""
+
+STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.If, ast.With, ast.Try)
+"""Module-level statements that can set or change a constant (not definitions, imports)."""
+
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+IMPORTS = (ast.Import, ast.ImportFrom)
+
+USE_NAMES = frozenset({"import_module", "__import__", "getattr", "reload"})
+"""Last parts of the names of calls that may read a module or an attribute by a string."""
+
+
+@dataclass(frozen=True)
+class Import:
+    """One ``import`` or ``from ... import`` statement, as written."""
+
+    module: str
+    """The module after ``from`` (empty for ``from . import x``, and for ``import``)."""
+    level: int
+    names: tuple[tuple[str, str | None], ...]
+    """``(name, asname)`` of each alias."""
+    is_from: bool
+
+
+@dataclass(frozen=True)
+class Use:
+    """A call or subscript that may read a module or attribute named by a string:
+    ``importlib.import_module(...)``, ``__import__(...)``, ``getattr(obj, ...)``,
+    ``sys.modules[...]``. Which it is, is decided on the live objects."""
+
+    function: str
+    """The dotted name called (or subscripted)."""
+    subject: str | None
+    """For ``getattr``: the dotted name of the object read from."""
+    literal: str | None
+    """The name, when the code gives it as a string literal."""
+    line: int
+    subscript: bool = False
+
+
+@dataclass(frozen=True)
+class NodeFacts:
+    """One node of a file: its text as a digest and what it reads."""
+
+    unit: str
+    """Digest of the file's path, the node's first line and its text."""
+    references: tuple[str, ...]
+    """Every dotted name it reads (``helper``, ``module.helper``, ``a.b.c``), sorted."""
+    imports: tuple[Import, ...]
+    """Import statements inside it, in ``ast.walk`` order."""
+    uses: tuple[Use, ...]
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A module-level statement that sets an attribute of an object another name
+    holds: ``Gauge.EFFICIENCY = 0.5``, ``pkg.helpers.scale = fast``, ``setattr(C, ...)``."""
+
+    local: Local
+    owner: str
+    """The dotted name of the object whose attribute is set."""
+    attribute: str | None
+    """The attribute's name; None when the code computes it."""
+
+
+@dataclass
+class FileIndex:
+    """One version of one file: its module-level structure, and facts filled in on demand."""
+
+    path: str
+    digest: str
+    """Of the file's bytes."""
+    top_level: tuple[Local, ...] = ()
+    """Every module-level definition and statement but imports."""
+    statements: tuple[Local, ...] = ()
+    """Module-level statements other than definitions and imports."""
+    mentions: dict[str, tuple[Local, ...]] = field(default_factory=dict)
+    """Name -> the module-level :data:`STATEMENTS` that mention it."""
+    imported: dict[str, tuple[tuple[str, int, str], ...]] = field(default_factory=dict)
+    """Name -> ``(module, level, original name)`` of each module-level ``from`` import
+    that binds it."""
+    patches: tuple[Patch, ...] = ()
+    facts: dict[Local, NodeFacts] = field(default_factory=dict)
+    lookups: dict[tuple[str, object], Local | None] = field(default_factory=dict)
+    """``("class", qualname)``, ``("function", first line)``, ``("statement", line)``
+    -> the node found, if any."""
+    changed: bool = False
+    """Filled in since it was loaded: the store writes it again."""
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+class Parsed:
+    """A file's syntax tree and every node in it by :data:`Local` (made when a fact is
+    missing, dropped with the build)."""
+
+    def __init__(self, source: ModuleSource) -> None:
+        self.source = source
+        self.nodes: dict[Local, ast.AST] = {}
+        self.functions: dict[int, Local] = {}
+        self.statements: dict[int, Local] = {}
+        for node in ast.walk(source.tree):
+            local = local_of(node)
+            self.nodes.setdefault(local, node)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                first_lines = [
+                    node.lineno,
+                    *(d.lineno for d in getattr(node, "decorator_list", ())),
+                ]
+                for line in first_lines:
+                    self.functions.setdefault(line, local)
+            if isinstance(node, ast.stmt):
+                self.statements.setdefault(node.lineno, local)
+
+
+def local_of(node: ast.AST) -> Local:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0), type(node).__name__)
+
+
+def unit_digest(path: str, line: int, text: str) -> str:
+    data = f"{path}:{line}\0{text}\0".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------------- reading syntax
+
+
+def references(node: ast.AST) -> Iterator[str]:
+    """Every dotted name read in ``node``: ``helper``, ``module.helper``, ``a.b.c``."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+            yield child.id
+        elif isinstance(child, ast.Attribute):
+            parts = [child.attr]
+            value = child.value
+            while isinstance(value, ast.Attribute):
+                parts.append(value.attr)
+                value = value.value
+            if isinstance(value, ast.Name):
+                yield ".".join([value.id, *reversed(parts)])
+
+
+BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+"""Fields that hold nested statements (or handlers and match cases, which hold them)."""
+
+
+def import_statements(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements in ``node``, in ``ast.walk`` order, without walking every
+    expression (most of a body's nodes, and this runs for every property)."""
+    queue = collections.deque([node])
+    while queue:
+        current = queue.popleft()
+        if isinstance(current, IMPORTS):
+            yield current
+            continue
+        for name in BODIES:
+            children = getattr(current, name, None)
+            if isinstance(children, list):
+                queue.extend(children)
+
+
+def imports_in(node: ast.AST) -> tuple[Import, ...]:
+    """The import statements inside a function or class body (none for a module)."""
+    if isinstance(node, ast.Module):
+        return ()
+    return tuple(
+        Import(
+            getattr(statement, "module", None) or "",
+            getattr(statement, "level", 0) or 0,
+            tuple((alias.name, alias.asname) for alias in statement.names),
+            isinstance(statement, ast.ImportFrom),
+        )
+        for statement in import_statements(node)
+    )
+
+
+def _string(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def uses_in(node: ast.AST) -> tuple[Use, ...]:
+    """The calls and subscripts in ``node`` that may read something named by a string."""
+    found = []
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call):
+            function = dotted_name(child.func)
+            if function is None or function.rpartition(".")[2] not in USE_NAMES:
+                continue
+            arguments = child.args
+            if function.rpartition(".")[2] == "getattr":
+                subject = dotted_name(arguments[0]) if arguments else None
+                literal = _string(arguments[1]) if len(arguments) > 1 else None
+                found.append(Use(function, subject, literal, child.lineno))
+            else:
+                literal = _string(arguments[0]) if arguments else None
+                found.append(Use(function, None, literal, child.lineno))
+        elif isinstance(child, ast.Subscript):
+            subscripted = dotted_name(child.value)
+            if subscripted is not None and subscripted.rpartition(".")[2] == "modules":
+                literal = _string(child.slice)
+                found.append(Use(subscripted, None, literal, child.lineno, subscript=True))
+    return tuple(found)
+
+
+def names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def patches_in(statement: ast.stmt, local: Local) -> list[Patch]:
+    """What a module-level statement sets on objects held by other names."""
+    targets: list[ast.expr] = []
+    if isinstance(statement, ast.Assign):
+        targets = [t for target in statement.targets for t in _unpacked(target)]
+    elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
+        targets = [statement.target]
+    found = [
+        Patch(local, owner, target.attr)
+        for target in targets
+        if isinstance(target, ast.Attribute) and (owner := dotted_name(target.value))
+    ]
+    for child in ast.walk(statement):  # setattr(owner, name, value), in loops too
+        if (
+            isinstance(child, ast.Call)
+            and dotted_name(child.func) == "setattr"
+            and len(child.args) >= 2
+            and (owner := dotted_name(child.args[0]))
+        ):
+            found.append(Patch(local, owner, _string(child.args[1])))
+    return found
+
+
+def _unpacked(target: ast.expr) -> list[ast.expr]:
+    if isinstance(target, ast.Tuple | ast.List):
+        return [t for element in target.elts for t in _unpacked(element)]
+    return [target]
+
+
+def index_module(path: str, digest: str, source: ModuleSource) -> FileIndex:
+    """A file's module-level structure; its nodes' facts come later, when asked for."""
+    index = FileIndex(path, digest, changed=True)
+    top_level, statements, patches = [], [], []
+    mentions: dict[str, list[Local]] = {}
+    imported: dict[str, list[tuple[str, int, str]]] = {}
+    for statement in source.tree.body:
+        local = local_of(statement)
+        if isinstance(statement, ast.ImportFrom):
+            for alias in statement.names:
+                origin = (statement.module or "", statement.level or 0, alias.name)
+                imported.setdefault(alias.asname or alias.name, []).append(origin)
+            continue
+        if isinstance(statement, ast.Import):
+            continue
+        top_level.append(local)
+        if isinstance(statement, DEFINITIONS):
+            continue
+        statements.append(local)
+        if isinstance(statement, STATEMENTS):
+            for name in names_in(statement):
+                mentions.setdefault(name, []).append(local)
+            patches += patches_in(statement, local)
+    index.top_level, index.statements, index.patches = (
+        tuple(top_level),
+        tuple(statements),
+        tuple(patches),
+    )
+    index.mentions = {name: tuple(found) for name, found in mentions.items()}
+    index.imported = {name: tuple(found) for name, found in imported.items()}
+    return index
+
+
+def node_facts(path: str, source: ModuleSource, node: ast.AST, local: Local) -> NodeFacts:
+    if local == SNIPPET:  # the whole text: its imports bind for every later line
+        whole = ast.If(test=ast.Constant(True), body=source.tree.body, orelse=[])
+        return NodeFacts(
+            unit_digest(path, 0, source.text),
+            tuple(sorted(set(references(source.tree)))),
+            imports_in(whole),
+            uses_in(source.tree),
+        )
+    return NodeFacts(
+        unit_digest(path, local[0], source.segment(node)),
+        tuple(sorted(set(references(node)))),
+        imports_in(node),
+        uses_in(node),
+    )
+
+
+def parse_text(path: str, data: bytes) -> ModuleSource:
+    """``data`` decoded as Python decodes a source file, and parsed."""
+    text = importlib.util.decode_source(data)
+    with collector_paused():
+        tree = ast.parse(text, filename=path)
+    return ModuleSource(path, text, tree)
+
+
+# ---------------------------------------------------------------------- the store
+
+
+STORE_VERSION = f"{__version__} {sys.version} 1"
+"""Indices are kept only for the refgen and Python that made them (``ast`` changes)."""
+
+
+class IndexStore:
+    """The file indices of a project, kept across builds in one file (optional)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._kept: dict[str, FileIndex] = self._load()
+        self._current: dict[str, FileIndex] = {}
+
+    def _load(self) -> dict[str, FileIndex]:
+        if self.path is None:
+            return {}
+        try:
+            version, kept = pickle.loads(self.path.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            return {}
+        except Exception:  # a file from another refgen: its classes may be gone
+            return {}
+        return kept if version == STORE_VERSION and isinstance(kept, dict) else {}
+
+    def index(self, path: str, data: bytes, parse: Callable[[], ModuleSource]) -> FileIndex:
+        """The index of ``path`` as ``data`` holds it: the kept one if the bytes are
+        the same, else a new one (``parse`` gives the file's syntax)."""
+        digest = file_digest(data)
+        kept = self._kept.get(path)
+        if kept is None or kept.digest != digest:
+            kept = index_module(path, digest, parse())
+        self._current[path] = kept
+        return kept
+
+    def save(self) -> None:
+        """Keep the indices of this build's files, if any was filled in."""
+        if self.path is None:
+            return
+        if not any(index.changed for index in self._current.values()) and set(self._current) == set(
+            self._kept
+        ):
+            return
+        for index in self._current.values():
+            index.changed = False
+        data = pickle.dumps((STORE_VERSION, self._current), pickle.HIGHEST_PROTOCOL)
+        with contextlib.suppress(OSError):  # the store only saves time
+            replace_atomically(self.path, data)

@@ -1,0 +1,197 @@
+"""Fingerprints: for every planned page, one digest of everything its content can depend on.
+
+Equal fingerprints mean equal pages, so an incremental build reads again only
+the pages whose fingerprint changed (:mod:`refgen.sphinx.incremental`). A
+page's fingerprint combines the content digests of its roots in the reach
+graph (:mod:`refgen.analysis.reach`, :mod:`refgen.analysis.reach_digest`) with
+what else it shows: settings, versions, the project's data files, its title
+and the pages it lists.
+
+The roots of each kind of page:
+
+- a class page: the class and its project bases (and what sets their
+  attributes), its registry entries' statements, the registry module's own
+  statements, its category's title and the code of its examples;
+- a category page: its module's record and its classes' fingerprints (it
+  shows their summaries and headline figures);
+- a helper page: its module's text and each of its functions;
+- a registry page: the text of the registry's files.
+
+Each node of the graph is resolved and digested once per build, so the whole
+site's fingerprints cost time linear in the source they reach. What a file
+holds is kept across builds by content (:class:`~refgen.analysis.reach_index.IndexStore`):
+a build in which nothing changed parses nothing. A page that reaches code
+whose dependencies cannot be known (a module imported by a name the code
+computes) gets a fingerprint that matches nothing: it is composed again at
+every build and compared, never taken as unchanged.
+"""
+
+from __future__ import annotations
+
+import doctest
+import sys
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pint
+
+from refgen import __version__
+from refgen.analysis import discovery
+from refgen.analysis.dependencies import data_files_digest, source_folders
+from refgen.analysis.guard import call_user_code
+from refgen.analysis.model import Problem, SourceLocation, WarningKind
+from refgen.analysis.reach import Node, Reach
+from refgen.analysis.reach_digest import Digest, DigestGraph
+from refgen.analysis.reach_index import IndexStore
+from refgen.site.plan import PlannedPage
+
+if TYPE_CHECKING:
+    from refgen.project import Project
+
+STORE = "refgen-reach.pickle"
+"""The file, in a build's doctree folder, that keeps the reach index across builds."""
+
+
+@dataclass
+class Fingerprints:
+    """The fingerprint of each page, and the places whose dependencies cannot be known."""
+
+    by_page: dict[str, str] = field(default_factory=dict)
+    unknowable: dict[str, list[tuple[str, int, str]]] = field(default_factory=dict)
+    """Page -> the places in what it reaches that read a module by a computed name."""
+
+    def problem(self) -> Problem | None:
+        """One warning for every page that must be composed again at each build."""
+        if not self.unknowable:
+            return None
+        places = sorted({place for found in self.unknowable.values() for place in found})
+        path, line, what = places[0]
+        more = f" and {len(places) - 1} other place(s)" if len(places) > 1 else ""
+        pages = len(self.unknowable)
+        message = (
+            f"{what} reads a module or attribute by a name the code computes{more}, so "
+            f"refgen cannot know what {pages} page(s) depend on; they are composed again "
+            "at every build and compared with the last (never stale, but slower)"
+        )
+        return Problem(WarningKind.REACH, message, SourceLocation(path, line), "")
+
+
+def fingerprint_pages(
+    project: Project, pages: Sequence[PlannedPage], store: Path | None = None
+) -> Fingerprints:
+    """A fingerprint per page of the source its content can depend on, with refgen's
+    settings and versions; the reach index is kept in ``store`` across builds."""
+    roots = project.package_roots()
+    index_store = IndexStore(store)
+    reach = Reach(project.cache.module_source, source_folders(roots), index_store)
+    digests = DigestGraph(reach)
+    pager = _PageRoots(project, reach, digests)
+    common = (
+        __version__,
+        pint.__version__,
+        sys.version,
+        repr(project.settings),
+        data_files_digest(roots),
+    )
+    result = Fingerprints()
+    # A category shows its classes' figures: their fingerprints are taken first.
+    in_order = sorted(pages, key=lambda planned: planned.kind == "category")
+    for page in project.progress(in_order, "fingerprinting pages"):
+        found, _error = call_user_code(pager.digest, page, result.by_page)
+        if found is None or found.unknowable:
+            result.by_page[page.docname] = f"unknown: {uuid.uuid4()}"
+            if found is not None:
+                result.unknowable[page.docname] = sorted(
+                    place for node in found.unknowable for place in reach.unknowable[node]
+                )
+            continue
+        extra = (page.kind, page.argument, *page.children, *common)
+        result.by_page[page.docname] = digests.combined((), *extra, also=[found]).hexdigest
+    reach.forget_syntax()
+    index_store.save()
+    return result
+
+
+class _PageRoots:
+    """The roots of each kind of page in the reach graph, combined into one digest."""
+
+    def __init__(self, project: Project, reach: Reach, digests: DigestGraph) -> None:
+        self.project = project
+        self.reach = reach
+        self.digests = digests
+        self._registry_statements: Digest | None = None
+
+    def digest(self, page: PlannedPage, earlier: dict[str, str]) -> Digest:
+        match page.kind:
+            case "scenario":
+                return self._class_page(page.argument)
+            case "category":
+                # The module's docstring, and its classes' summaries and headline figures:
+                # their pages' fingerprints.
+                folder = page.docname.rpartition("/")[0]
+                shown = [earlier.get(f"{folder}/{child}", "") for child in page.children]
+                return self.digests.combined((), repr(self.project.module(page.argument)), *shown)
+            case "helpers":
+                module = self.project.resolve(page.argument)
+                roots = self._files([discovery.module_file(page.argument) or ""])
+                for value in list(vars(module).values()):
+                    if callable(value) and getattr(value, "__module__", None) == page.argument:
+                        roots += self.reach.of_function(value)
+                return self.digests.combined(roots)
+            case "registry" | "registry-part":
+                return self.digests.combined(self._files(self.project.registry_files()))
+        return self.digests.combined(())
+
+    def _class_page(self, dotted: str) -> Digest:
+        project = self.project
+        cls = project.resolve(dotted)
+        roots = self.reach.of_class(cls)
+        entries, extra = self._entries(cls)
+        scenario = project.scenario(cls)
+        examples = scenario.docstring.examples
+        if examples is not None:  # what they run decides whether they pass
+            parsed = doctest.DocTestParser().get_examples(examples.text)
+            code = "\n".join(example.source for example in parsed)
+            roots.append(self.reach.of_code(code, cls.__module__, f"<examples of {dotted}>"))
+        return self.digests.combined(
+            [*roots, *entries],
+            *extra,
+            f"category of {dotted}\0{scenario.category}",
+            also=[self._statements()],
+        )
+
+    def _entries(self, cls: type) -> tuple[list[Node], list[str]]:
+        """The statements of the registry entries that instantiate ``cls`` (what they read
+        follows), and their names and places."""
+        registry = self.project.registry
+        if registry is None:
+            return self._files(self.project.registry_files()), []
+        roots: list[Node] = []
+        extra: list[str] = []
+        for entry in registry.entries_of(discovery.dotted_path(cls)):
+            if entry.location is None:
+                roots += self._files(self.project.registry_files())
+            else:
+                where = entry.location
+                roots += self.reach.of_statement(where.path, where.line)
+                extra.append(f"{where.path}:{where.line}\0{entry.name}")
+        return roots, extra
+
+    def _statements(self) -> Digest:
+        """Entries made by module-level code (a module or dict registry, a loop that adds
+        entries) are in the registry module's statements: the same for every class."""
+        if self._registry_statements is None:
+            project = self.project
+            roots = (
+                self.reach.of_module_statements(project.registry_module())
+                if project.registry
+                else []
+            )
+            self._registry_statements = self.digests.combined(roots)
+        return self._registry_statements
+
+    def _files(self, paths: Iterable[str]) -> list[Node]:
+        return [node for path in paths if (node := self.reach.of_file(path)) is not None]
