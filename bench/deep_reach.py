@@ -158,6 +158,8 @@ def _physics_module(rng: random.Random, module: int, graph: CallGraph) -> str:
                 imports.add(f"from pkg.physics import {module_name(callee_module)}")
                 value = f"{module_name(callee_module)}.{callee}({value})"
         pair = layer == 1 and index in (0, 1)
+        if pair:
+            graph.calls[qualified].append(_qualified(module, 1 - index))
         signature = f"def {name}(x, depth=0):" if pair else f"def {name}(x):"
         docstring = _docstring(name, layer, reads)
         body.append(signature)

@@ -624,6 +624,8 @@ class Library:
     """The deep shape's edit of one helper: its file (under ``root``), text before, after."""
     helper_reach: tuple[str, int] | None = None
     """That helper, and how many classes reach it (from their bodies or their entries)."""
+    helper_classes: tuple[str, ...] = ()
+    """The classes that reach it."""
 
 
 HELPER_SHARE = 0.10
@@ -673,6 +675,9 @@ def write_library(
     if deep is None:
         return library
     helper, reached_from = _helper_reached_by_a_share(deep, len(models))
+    reaching = tuple(
+        name for name, called in deep.called.items() if helper in deep.graph.reached(called)
+    )
     module, name = helper.split(".")
     path = f"{PACKAGE}/physics/{module}.py"
     before = _factor_line(root / path, name)
@@ -680,6 +685,7 @@ def write_library(
         library,
         helper_edit=(path, before, before.replace("* 0.01", "* 0.02")),
         helper_reach=(helper, reached_from),
+        helper_classes=reaching,
     )
 
 

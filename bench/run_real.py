@@ -1,9 +1,18 @@
-"""Benchmark refgen on a library shaped like our users' (issue 14, part 2).
+"""Benchmark refgen on a library shaped like our users' (issues 14 and 34).
 
 Usage (from the repository root, after ``pip install -e '.[test]'``)::
 
-    python bench/run_real.py               # 600 classes, one round (about 30 minutes here)
+    python bench/run_real.py --shape deep --rounds 3   # issue 34's shape, three rounds
+    python bench/run_real.py               # 600 classes, the shallow shape, one round
     python bench/run_real.py --size 60     # a small version, a minute or two
+
+``--shape deep`` adds the deep-reach shape (``bench/deep_reach.py``): helpers
+over 30 modules calling each other, constants modules, registry entries whose
+arguments call helpers; each round then also edits one helper that about a
+tenth of the classes reach. Every round measures the *floor* of a rebuild:
+automodule's nothing-changed rebuild plus ``import pkg.registry`` in a fresh
+interpreter, what any Sphinx build that must import the library pays. The
+edit loop's ratios are to that floor, within the round.
 
 It writes the library of ``bench/real_library.py`` and three Sphinx projects
 documenting its one module, all with the furo theme:
@@ -38,6 +47,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -232,22 +242,39 @@ class Project:
 
     def edit_one_class(self) -> None:
         """Change one property body of the first class, as an author would (each call toggles)."""
-        path = self.library.root / "pkg" / "models.py"
-        text = path.read_text()
-        old, new = self.library.edit
-        if new in text:
-            old, new = new, old
-        path.write_text(text.replace(old, new, 1))
-        touch_later(path)
+        _toggle(self.library.root / "pkg" / "models.py", *self.library.edit)
+
+    def edit_one_helper(self) -> None:
+        """Change the factor of the deep shape's chosen helper (each call toggles)."""
+        assert self.library.helper_edit is not None
+        path, old, new = self.library.helper_edit
+        _toggle(self.library.root / path, old, new)
+
+
+def _toggle(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    if new in text:
+        old, new = new, old
+    path.write_text(text.replace(old, new, 1))
+    touch_later(path)
 
 
 @dataclass
 class Round:
     builds: dict[str, dict[str, Build]] = field(default_factory=dict)
     html: dict[str, Html] = field(default_factory=dict)
+    import_seconds: float = 0.0
+    """``import pkg.registry`` in a fresh interpreter, median of the round's runs."""
+
+    def floor(self) -> float:
+        """What any rebuild that imports the library pays: automodule's nothing-changed
+        rebuild and the import, both measured in this round."""
+        return self.builds["automodule"]["unchanged"].seconds + self.import_seconds
 
 
-def measure_round(projects: dict[str, Project], number: int, kinds: tuple[str, ...]) -> Round:
+def measure_round(
+    projects: dict[str, Project], number: int, kinds: tuple[str, ...], repeat: int = 3
+) -> Round:
     result = Round()
     for kind, project in projects.items():
         if kind not in kinds:
@@ -260,9 +287,15 @@ def measure_round(projects: dict[str, Project], number: int, kinds: tuple[str, .
             builds["unchanged"] = project.build()
             project.edit_one_class()
             builds["incremental"] = project.build()
+            if kind == "refgen" and project.library.helper_edit is not None:
+                project.edit_one_helper()
+                builds["helper"] = project.build()
         result.builds[kind] = builds
         summary = ", ".join(f"{k} {v.seconds:.1f}s" for k, v in builds.items())
         print(f"round {number + 1} {kind}: {summary}", flush=True)
+    root = projects["refgen"].library.root
+    result.import_seconds = timed([sys.executable, "-c", "import pkg.registry"], root, root, repeat)
+    print(f"round {number + 1} import pkg.registry: {result.import_seconds:.2f}s", flush=True)
     return result
 
 
@@ -420,6 +453,7 @@ def report(size: int, library: Library, rounds: list[Round], show: dict[str, flo
             "reported",
         ),
     ]
+    lines += edit_loop_report(library, rounds)
     lines += [
         "",
         f"#### Targets of issue 14 (N = {size}; ratios within a round: median, then each round)",
@@ -428,6 +462,8 @@ def report(size: int, library: Library, rounds: list[Round], show: dict[str, flo
         "|---|---|---|---|---|",
     ]
     for name, values, target in rows:
+        if not values:  # a project no round built (autosummary, by default)
+            continue
         median = statistics.median(values)
         verdict = ""
         if target != "reported":
@@ -488,6 +524,81 @@ def report(size: int, library: Library, rounds: list[Round], show: dict[str, flo
     return "\n".join(lines)
 
 
+def edit_loop_report(library: Library, rounds: list[Round]) -> list[str]:
+    """Issue 34's targets: each build of the edit loop against the floor of its round."""
+    usable = [r for r in rounds if "automodule" in r.builds and "refgen" in r.builds]
+    if not usable:
+        return []
+
+    def each(measure: Callable[[Round], float]) -> list[float]:
+        return [measure(r) for r in usable]
+
+    def seconds(r: Round, label: str, kind: str = "refgen") -> float:
+        return r.builds[kind][label].seconds
+
+    rows: list[tuple[str, list[float], str]] = [
+        ("floor: automodule nothing changed + `import pkg.registry` (s)", each(Round.floor), ""),
+        (
+            "clean build / automodule clean",
+            each(lambda r: seconds(r, "clean") / seconds(r, "clean", "automodule")),
+            "<= 1.5",
+        ),
+        (
+            "nothing changed / floor",
+            each(lambda r: seconds(r, "unchanged") / r.floor()),
+            "<= 1.25",
+        ),
+        (
+            "one class edited / floor",
+            each(lambda r: seconds(r, "incremental") / r.floor()),
+            "<= 1.5",
+        ),
+    ]
+    if all("helper" in r.builds["refgen"] for r in usable):
+
+        def budget(r: Round) -> float:
+            """The floor, plus the re-read pages' share of the clean build."""
+            share = r.builds["refgen"]["helper"].reread / r.builds["refgen"]["clean"].reread
+            return r.floor() + share * seconds(r, "clean")
+
+        rows.append(
+            (
+                "one helper edited / (floor + its pages' share of a clean build)",
+                each(lambda r: seconds(r, "helper") / budget(r)),
+                "<= 1",
+            )
+        )
+    lines = [
+        "",
+        "#### The edit loop against its floor (issue 34; ratios within a round)",
+        "",
+        "| measure | median | each round | target | |",
+        "|---|---|---|---|---|",
+    ]
+    for name, values, target in rows:
+        median = statistics.median(values)
+        verdict = ""
+        if target:
+            verdict = "met" if median <= float(target.split()[1]) else "NOT met"
+        shown = ", ".join(f"{v:.2f}" for v in values)
+        lines.append(f"| {name} | {median:.2f} | {shown} | {target} | {verdict} |")
+    if library.helper_reach is not None:
+        helper, classes = library.helper_reach
+        reaching = {f"reference/{MODULE}/{name}" for name in library.helper_classes}
+        reaching.add(f"reference/{MODULE}/index")
+        for number, r in enumerate(usable, 1):
+            read = r.builds["refgen"]["helper"].docnames
+            lines.append(
+                f"\nRound {number}: editing `{helper}` (reached from {classes} classes) "
+                f"re-read {len(read)} documents; {len(read & reaching)} of them reach it, "
+                f"{len(read - reaching)} do not"
+                + (f" ({', '.join(sorted(read - reaching)[:5])})" if read - reaching else "")
+                + f"; {len(reaching - read)} pages that reach it were composed again and "
+                "found unchanged."
+            )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=600, help="number of scenario classes")
@@ -500,6 +611,12 @@ def main() -> None:
         help="rounds that build the autosummary project too (the first ones; it is slow)",
     )
     parser.add_argument("--keep", type=Path, help="build here and keep the projects")
+    parser.add_argument(
+        "--shape",
+        choices=("shallow", "deep"),
+        default="shallow",
+        help="the library's shape: deep adds helpers over 30 modules that call each other",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="refgen-real-") as tmp:
         workdir = args.keep or Path(tmp)
@@ -507,7 +624,7 @@ def main() -> None:
         for kind in KINDS:
             root = workdir / kind
             shutil.rmtree(root, ignore_errors=True)
-            library = write_library(root / "src", args.size)
+            library = write_library(root / "src", args.size, shape=args.shape)
             WRITERS[kind](root / "docs")
             projects[kind] = Project(kind, root, library)
         library = projects["refgen"].library
@@ -522,6 +639,7 @@ def main() -> None:
                 projects,
                 number,
                 KINDS if number < args.autosummary_rounds else ("refgen", "automodule"),
+                args.repeat,
             )
             for number in range(args.rounds)
         ]

@@ -172,9 +172,13 @@ def test_a_module_added_beside_the_package_is_seen(project: ScenarioProject) -> 
     assert imports(project) == 4
 
 
-def test_a_namespace_package_is_never_cached(project: ScenarioProject) -> None:
-    """Without an ``__init__.py`` the package has no file to locate its folders by."""
+def test_a_namespace_package_is_cached_and_follows_edits(project: ScenarioProject) -> None:
+    """Without an ``__init__.py`` the package's folders are those Python found for it."""
     (project.src / "cachepkg" / "__init__.py").unlink()
     assert "42" in show(project, "Small").stdout
     show(project, "Small")
+    assert imports(project) == 2
+    helpers = project.module_path("helpers")
+    helpers.write_text(helpers.read_text().replace("return 2 * value", "return 3 * value"))
+    assert "63" in show(project, "Small").stdout
     assert imports(project) == 4

@@ -9,8 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
 from sphinx.search import js_index
 
 from refgen.sphinx.extension import page_model_version
@@ -552,7 +550,7 @@ def test_an_incremental_strict_build_fails_like_a_clean_one(chain: ScenarioProje
     assert [w for w in again.warnings if "[refgen." in w] == [warning]
 
 
-# ---------------------------------------------------------------------- edit sequences
+# ---------------------------------------------------------------------- edits
 
 NEW_CLASS = '''
 
@@ -603,41 +601,6 @@ def apply_edit(project: ScenarioProject, edit: tuple[str, int], added: list[str]
         start = source.index(f"\n\n@dataclass(frozen=True, kw_only=True)\nclass {added.pop()}:")
         end = source.find("\n\n@dataclass", start + 2)
         models.write_text(source[:start] + (source[end:] if end != -1 else "\n"))
-
-
-EDITS = st.tuples(
-    st.sampled_from(
-        ["helper", "transitive", "docstring", "entry", "units", "add", "rename", "delete"]
-    ),
-    st.integers(min_value=1, max_value=9),
-)
-
-
-@settings(
-    max_examples=3,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(edits=st.lists(EDITS, min_size=1, max_size=4))
-@example(edits=[("add", 3), ("rename", 2), ("units", 4), ("delete", 1)])
-@example(edits=[("entry", 5), ("docstring", 2), ("transitive", 7), ("helper", 3)])
-def test_any_edit_sequence_builds_what_a_clean_build_builds(
-    tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int]]
-) -> None:
-    """After every edit, the incremental output equals a clean build's, and the pages
-    read again are exactly the pages whose content changed (and the new ones)."""
-    root = tmp_path_factory.mktemp("edits")
-    project = write_chain(root)
-    before = reference_texts(project.build("html").outdir)
-    added: list[str] = []
-    for edit in edits:
-        apply_edit(project, edit, added)
-        result = project.build("html", "-W", "--keep-going")
-        after = reference_texts(result.outdir)
-        assert_same_as_clean(project, result, "-W", "--keep-going")
-        changed = {page for page, body in after.items() if before.get(page) != body}
-        assert reread(result) == {page.removesuffix(".html") for page in changed}, edit
-        before = after
 
 
 def test_an_unchanged_build_writes_no_highlighted_source_again(chain: ScenarioProject) -> None:

@@ -62,6 +62,13 @@ class Flawed:
         """Never computed."""
         raise ValueError("no value")
 
+    @property
+    def dynamic(self) -> float:
+        """Read from a module named at run time."""
+        import importlib
+
+        return importlib.import_module("kinds" + ".other").SCALE * self.size
+
 
 @dataclass(frozen=True)
 class Broken:
@@ -77,6 +84,8 @@ class Broken:
 
 OTHER = '''
 """A module the reference does not document."""
+
+SCALE = 1.0
 
 from dataclasses import dataclass
 

@@ -10,12 +10,13 @@ from refgen.analysis import discovery
 
 
 def in_package(top: str, path: str) -> bool:
-    """Whether ``path`` lies in the top-level package ``top`` (or is that module)."""
-    root_file = discovery.module_file(top)
-    if root_file is None:
-        return False
-    root = discovery.package_root(root_file)
-    return Path(path) == root or root in Path(discovery.resolved_path(path)).parents
+    """Whether ``path`` lies in the top-level package ``top`` (or is that module); each
+    folder of a namespace package counts."""
+    resolved = Path(discovery.resolved_path(path))
+    return any(
+        Path(path) == root or root in resolved.parents
+        for root in discovery.package_folders(top)
+    )
 
 
 _INSTALLED = {"site-packages", "dist-packages"}

@@ -125,6 +125,10 @@ class FileIndex:
     """Name -> ``(module, level, original name)`` of each module-level ``from`` import
     that binds it."""
     patches: tuple[Patch, ...] = ()
+    stars: tuple[tuple[str, int], ...] = ()
+    """``(module, level)`` of each module-level ``from ... import *``."""
+    set_by_functions: dict[str, tuple[Local, ...]] = field(default_factory=dict)
+    """Name -> the module-level functions that set it (``global NAME``)."""
     facts: dict[Local, NodeFacts] = field(default_factory=dict)
     lookups: dict[tuple[str, object], Local | None] = field(default_factory=dict)
     """``("class", qualname)``, ``("function", first line)``, ``("statement", line)``
@@ -288,19 +292,26 @@ def _unpacked(target: ast.expr) -> list[ast.expr]:
 def index_module(path: str, digest: str, source: ModuleSource) -> FileIndex:
     """A file's module-level structure; its nodes' facts come later, when asked for."""
     index = FileIndex(path, digest, changed=True)
-    top_level, statements, patches = [], [], []
+    top_level, statements, patches, stars = [], [], [], []
     mentions: dict[str, list[Local]] = {}
     imported: dict[str, list[tuple[str, int, str]]] = {}
+    set_by_functions: dict[str, list[Local]] = {}
     for statement in source.tree.body:
         local = local_of(statement)
         if isinstance(statement, ast.ImportFrom):
             for alias in statement.names:
+                if alias.name == "*":
+                    stars.append((statement.module or "", statement.level or 0))
+                    continue
                 origin = (statement.module or "", statement.level or 0, alias.name)
                 imported.setdefault(alias.asname or alias.name, []).append(origin)
             continue
         if isinstance(statement, ast.Import):
             continue
         top_level.append(local)
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            for name in _globals_set(statement):
+                set_by_functions.setdefault(name, []).append(local)
         if isinstance(statement, DEFINITIONS):
             continue
         statements.append(local)
@@ -315,7 +326,16 @@ def index_module(path: str, digest: str, source: ModuleSource) -> FileIndex:
     )
     index.mentions = {name: tuple(found) for name, found in mentions.items()}
     index.imported = {name: tuple(found) for name, found in imported.items()}
+    index.stars = tuple(stars)
+    index.set_by_functions = {name: tuple(found) for name, found in set_by_functions.items()}
     return index
+
+
+def _globals_set(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The module-level names a function declares ``global`` (and so may set)."""
+    return {
+        name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names
+    }
 
 
 def node_facts(path: str, source: ModuleSource, node: ast.AST, local: Local) -> NodeFacts:
@@ -328,11 +348,18 @@ def node_facts(path: str, source: ModuleSource, node: ast.AST, local: Local) -> 
             uses_in(source.tree),
         )
     return NodeFacts(
-        unit_digest(path, local[0], source.segment(node)),
+        unit_digest(path, local[0], definition_text(source, node)),
         tuple(sorted(set(references(node)))),
         imports_in(node),
         uses_in(node),
     )
+
+
+def definition_text(source: ModuleSource, node: ast.AST) -> str:
+    """A node's text, with its decorators (``@times(2)``) for a definition: they are as
+    much what it computes as its body."""
+    decorators = getattr(node, "decorator_list", None) or []
+    return "\n".join([*(f"@{source.segment(d)}" for d in decorators), source.segment(node)])
 
 
 def parse_text(path: str, data: bytes) -> ModuleSource:
@@ -346,8 +373,11 @@ def parse_text(path: str, data: bytes) -> ModuleSource:
 # ---------------------------------------------------------------------- the store
 
 
-STORE_VERSION = f"{__version__} {sys.version} 1"
-"""Indices are kept only for the refgen and Python that made them (``ast`` changes)."""
+STORE_VERSION = " ".join(
+    [__version__, sys.version, hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]
+)
+"""Indices are kept only for the refgen, the Python (``ast`` changes) and the version of
+this module that made them."""
 
 
 class IndexStore:

@@ -34,7 +34,7 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
-from refgen.analysis.reach import local_imports
+from refgen.analysis.reach_names import local_imports
 from refgen.analysis.see_also import resolve_see_also
 from refgen.analysis.source import docstring_node
 

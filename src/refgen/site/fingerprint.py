@@ -68,13 +68,13 @@ class Fingerprints:
         if not self.unknowable:
             return None
         places = sorted({place for found in self.unknowable.values() for place in found})
-        path, line, what = places[0]
-        more = f" and {len(places) - 1} other place(s)" if len(places) > 1 else ""
+        path, line, why = places[0]
+        more = f" (and {len(places) - 1} other place(s))" if len(places) > 1 else ""
         pages = len(self.unknowable)
         message = (
-            f"{what} reads a module or attribute by a name the code computes{more}, so "
-            f"refgen cannot know what {pages} page(s) depend on; they are composed again "
-            "at every build and compared with the last (never stale, but slower)"
+            f"{why}{more}: what {pages} page(s) depend on cannot be known statically, so "
+            "they are composed again at every build and compared with the last (never "
+            "stale, but slower)"
         )
         return Problem(WarningKind.REACH, message, SourceLocation(path, line), "")
 

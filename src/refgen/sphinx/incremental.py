@@ -31,6 +31,7 @@ shared navigation, only the hand-written pages; :mod:`refgen.sphinx.navigation`)
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ from refgen.render.compose import compose, page_digest
 from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
-from refgen.sphinx.records import planned_pages, records, replay, write_warnings
+from refgen.sphinx.records import StoredWarning, planned_pages, records, replay
 from refgen.sphinx.state import project_of
 from refgen.sphinx.sweeps import sweep_shown
 from refgen.sphinx.viewcode import refresh_highlighted_source
@@ -75,17 +76,26 @@ def outdated_pages(
             record.example_warnings = []
             for subject, block in composed.examples:
                 queue_examples(env, subject, block, docname)
-    written = write_warnings(app)
-    for docname, record in known.items():
-        if docname in added or docname in changed or docname in removed or docname in outdated:
+    kept = [d for d in known if d not in added | changed | removed and d not in outdated]
+    for docname in kept:
+        record = known[docname]
+        quoted = bool(record.quotes) and _quotes_changed(project, record.quotes)
+        if quoted or _sweeps_changed(project, getattr(record, "sweeps", {})):
+            outdated.append(docname)
+    read_again = added | changed | removed | set(outdated)
+    _read_duplicates_together(app, env, read_again, outdated)
+    for docname in kept:
+        record = known[docname]
+        if docname in outdated:
             continue
-        if record.quotes and _quotes_changed(project, record.quotes):
+        if _other_pages(record.warnings) & read_again:
+            # A duplicate description or label: the warning is about the other page too,
+            # which this build reads again; so is this one, to warn as a clean build does.
             outdated.append(docname)
             continue
-        if _sweeps_changed(project, getattr(record, "sweeps", {})):
-            outdated.append(docname)
-            continue
-        replay(record.warnings + record.example_warnings + written.get(docname, []))
+        # Warnings given while writing are given again once the build knows which pages
+        # it writes (records.replay_write_warnings).
+        replay(record.warnings + record.example_warnings)
     refresh_highlighted_source(app)
     _delete_outputs(app, {d for d in removed if d in known})
     return outdated
@@ -169,6 +179,38 @@ def _outline(node: nodes.Element, parts: list[str]) -> None:
             parts.append(repr(sorted(child.attributes.items())))
         elif isinstance(child, nodes.Element):
             _outline(child, parts)
+
+
+OTHER_INSTANCE = re.compile(r"other instance in (\S+?)(?:,|$)")
+"""How Sphinx's domains name the page of the other half of a duplicate (an object
+description, a label, a citation, a glossary term)."""
+
+
+def _read_duplicates_together(
+    app: Sphinx, env: Any, read_again: set[str], outdated: list[str]
+) -> None:
+    """A page that warned of a duplicate is read with the page holding the other half, and
+    both are forgotten before either is read (Sphinx forgets each just before reading it,
+    so the first read would still see the other's old half and warn twice): they then
+    warn as in a clean build."""
+    known = records(env)
+    together: set[str] = set()
+    for docname in sorted(read_again):
+        others = _other_pages(known[docname].warnings) if docname in known else set()
+        others &= set(env.found_docs)
+        if others:
+            together |= {docname, *others}
+        for other in sorted(others - read_again):
+            outdated.append(other)
+            read_again.add(other)
+    for docname in sorted(together & set(env.all_docs)):
+        app.events.emit("env-purge-doc", env, docname)
+        env.clear_doc(docname)
+
+
+def _other_pages(warnings: list[StoredWarning]) -> set[str]:
+    """The pages that the warnings given while reading a page name as the other half."""
+    return {match for message, *_ in warnings for match in OTHER_INSTANCE.findall(message)}
 
 
 def _quotes_changed(project: Any, quotes: dict[str, str]) -> bool:

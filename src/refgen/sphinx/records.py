@@ -154,7 +154,8 @@ def start_write_capture(app: Sphinx, builder: Any) -> None:
 
 
 def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """``doctree-resolved``: the warnings resolving ``docname``'s links gave (``nitpicky``)."""
+    """``doctree-resolved``: the warnings resolving ``docname``'s links gave (``nitpicky``);
+    a page written in this build is not given its last build's warnings again."""
     for handler in _writing:
         if docname in records(app.env):
             _written[docname] = [_stored(r) for r in handler.records]
@@ -162,10 +163,16 @@ def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> N
 
 
 def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
-    """``build-finished``: keep the write warnings of every generated page for the next build."""
+    """``build-finished``: give again the write warnings of the pages this build did not
+    write, and keep those of every generated page for the next build."""
     while _writing:
         _stop_listening(_writing.pop())
-    kept = {**write_warnings(app), **_written}
+    last = write_warnings(app)
+    if exception is None:
+        for docname, warnings in last.items():
+            if docname not in _written and docname in records(app.env):
+                replay(warnings)
+    kept = {**last, **_written}
     _written.clear()
     path = Path(app.doctreedir) / WRITE_WARNINGS
     if path.parent.is_dir():

@@ -1,0 +1,164 @@
+"""Reach files: the project's source files as the reach graph reads them.
+
+Which files are the project's (under its folders, as imported or once symbolic
+links are resolved), each file's :class:`~refgen.analysis.reach_index.FileIndex`
+for its bytes as they are now, and the facts and lookups an index fills in from
+the file's syntax tree when it lacks them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from importlib.util import decode_source
+from pathlib import Path
+
+from refgen.analysis.guard import call_user_code
+from refgen.analysis.reach_index import (
+    SNIPPET,
+    FileIndex,
+    IndexStore,
+    Local,
+    NodeFacts,
+    Parsed,
+    index_module,
+    node_facts,
+    parse_text,
+)
+from refgen.analysis.source import ModuleSource
+
+
+class ReachFiles:
+    """The files of a project's packages (``roots``), indexed once each per build."""
+
+    def __init__(
+        self,
+        read: Callable[[str], ModuleSource],
+        roots: Iterable[Path],
+        store: IndexStore | None = None,
+    ) -> None:
+        self.read = read
+        """``path -> ModuleSource``: parsed source, shared with the rest of analysis."""
+        folders = {Path(os.path.abspath(root)) for root in roots}
+        self.roots = tuple(sorted(folders | {Path(os.path.realpath(r)) for r in folders}))
+        self.store = store or IndexStore()
+        self._files: dict[str, FileIndex | None] = {}
+        self._parsed: dict[str, Parsed] = {}
+        self._inside_roots: dict[str, bool] = {}
+        self._modules_by_file: dict[str, str] | None = None
+
+    def add_snippet(self, label: str, text: str) -> None:
+        """Code that is not a file's (an Examples section), indexed under ``label``."""
+        data = text.encode("utf-8", "surrogateescape")
+        try:
+            source = parse_text(label, data)
+        except (SyntaxError, ValueError):
+            source = ModuleSource(label, text, parse_text(label, b"").tree)
+        index = index_module(label, "", source)
+        index.facts[SNIPPET] = node_facts(label, source, source.tree, SNIPPET)
+        self._files[label] = index
+
+    def module_named(self, path: str) -> str:
+        """The name of the imported project module whose file is ``path`` ("" if none)."""
+        if self._modules_by_file is None:
+            self._modules_by_file = {}
+            for name, module in list(sys.modules.items()):
+                file = getattr(module, "__file__", None)
+                if isinstance(file, str) and self.inside(file):
+                    self._modules_by_file.setdefault(os.path.abspath(file), name)
+                    self._modules_by_file.setdefault(os.path.realpath(file), name)
+        found = self._modules_by_file
+        return found.get(os.path.abspath(path)) or found.get(os.path.realpath(path), "")
+
+    def inside(self, path: str | None) -> bool:
+        """Whether ``path`` is the project's: under one of its folders as imported, or
+        once symbolic links are resolved (a module linked in from elsewhere counts)."""
+        if not path:
+            return False
+        if path not in self._inside_roots:
+            as_given = Path(os.path.abspath(path))
+            resolved = Path(os.path.realpath(path))
+            self._inside_roots[path] = any(
+                p.is_relative_to(root) for root in self.roots for p in (as_given, resolved)
+            )
+        return self._inside_roots[path]
+
+    def module_file(self, module_name: str) -> str | None:
+        path = getattr(sys.modules.get(module_name), "__file__", None)
+        return path if isinstance(path, str) and self.inside(path) else None
+
+    def index(self, path: str) -> FileIndex | None:
+        if path not in self._files:
+            self._files[path] = self._read_index(path)
+        return self._files[path]
+
+    def _read_index(self, path: str) -> FileIndex | None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return None
+        try:
+            return self.store.index(path, data, lambda: self._source(path, data))
+        except (SyntaxError, ValueError, UnicodeDecodeError):
+            return None
+
+    def _source(self, path: str, data: bytes) -> ModuleSource:
+        """``path``'s syntax as ``data`` holds it: the shared parse when it is of the same
+        text, else a parse of its own."""
+        shared, error = call_user_code(self.read, path)
+        if error is None and shared is not None and shared.text == decode_source(data):
+            return shared
+        return parse_text(path, data)
+
+    def _parsed_file(self, path: str) -> Parsed | None:
+        if path not in self._parsed:
+            index = self.index(path)
+            if index is None:
+                return None
+            try:
+                data = Path(path).read_bytes()
+                self._parsed[path] = Parsed(self._source(path, data))
+            except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+                return None
+        return self._parsed[path]
+
+    def lookup(self, path: str, kind: str, key: object) -> Local | None:
+        """A node of ``path`` by qualified name, first line or line, from the index."""
+        index = self.index(path)
+        if index is None:
+            return None
+        if (kind, key) not in index.lookups:
+            parsed = self._parsed_file(path)
+            if parsed is None:
+                return None
+            index.lookups[(kind, key)] = _find(parsed, kind, key)
+            index.changed = True
+        return index.lookups[(kind, key)]
+
+    def facts(self, path: str, local: Local) -> NodeFacts | None:
+        index = self.index(path)
+        if index is None:
+            return None
+        if local not in index.facts:
+            parsed = self._parsed_file(path)
+            found = parsed.nodes.get(local) if parsed is not None else None
+            if parsed is None or found is None:
+                return None
+            index.facts[local] = node_facts(path, parsed.source, found, local)
+            index.changed = True
+        return index.facts[local]
+
+    def forget_syntax(self) -> None:
+        """Drop the syntax trees parsed for missing facts (the indices stay)."""
+        self._parsed.clear()
+
+
+def _find(parsed: Parsed, kind: str, key: object) -> Local | None:
+    """A class by qualified name, a function by first line, a statement by line."""
+    if kind == "class":
+        found = parsed.source.find_class(str(key))
+        return None if found is None else (found.lineno, found.col_offset, "ClassDef")
+    if kind == "function":
+        return parsed.functions.get(int(str(key)))
+    return parsed.statements.get(int(str(key)))

@@ -1,0 +1,130 @@
+"""Names as the code sees them: what an import binds, and what a dotted name holds.
+
+The reach graph (:mod:`refgen.analysis.reach`) resolves every name a node reads
+in the namespace its code runs in: its module's globals and the imports inside
+its body. Resolving goes through modules and classes only, never running a
+property; a module's ``__getattr__`` and the import of a module only a function
+imports are the user's code that may run, guarded.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any
+
+from refgen.analysis.guard import call_user_code
+from refgen.analysis.reach_index import Import, imports_in
+
+Binding = tuple[Any, str, str]
+"""What an import binds: the object, the module it was taken from and its name there
+(the module itself and ``""`` for ``import``)."""
+
+
+def resolved(dotted: str, namespace: dict[str, Any], local_names: dict[str, Binding]) -> Any:
+    """The object ``dotted`` names, through modules and classes only."""
+    head, *rest = dotted.split(".")
+    if head in local_names:
+        target = local_names[head][0]
+    elif head in namespace:
+        target = namespace[head]
+    elif hasattr(builtins, head):
+        target = getattr(builtins, head)
+    else:
+        return None
+    return attributes(target, rest)[0] if rest else target
+
+
+def attributes(target: Any, names: list[str]) -> tuple[Any, ModuleType | None, str]:
+    """``target.a.b``, going through modules and classes only (never running a property),
+    with the last module gone through and the name taken from it (for a constant
+    read as ``module.NAME``: its statements are in that module)."""
+    owner: ModuleType | None = None
+    taken = ""
+    for name in names:
+        if not isinstance(target, ModuleType | type):
+            break
+        if isinstance(target, type):
+            found = inspect.getattr_static(target, name, None)
+        else:
+            found, error = call_user_code(getattr, target, name, None)
+            if error is not None:
+                found = None
+        if found is None:
+            break
+        if isinstance(target, ModuleType):
+            owner, taken = target, name
+        target = found
+    return target, owner, taken
+
+
+CONTENTS_LIMIT = 1000
+"""Items of a module-level table looked into for functions and classes."""
+
+
+def table_contents(value: Any) -> list[Any]:
+    """The keys and values of a dict, the items of a list, tuple or set: a table of
+    functions or classes (only the built-in kinds, whose iteration runs no user code)."""
+    if type(value) is dict:
+        return [*list(value)[:CONTENTS_LIMIT], *list(value.values())[:CONTENTS_LIMIT]]
+    if type(value) in (list, tuple, set, frozenset):
+        return list(value)[:CONTENTS_LIMIT]
+    return []
+
+
+def absolute_module(written: str, level: int, module_name: str) -> str | None:
+    """The module a ``from`` import in ``module_name`` names."""
+    if not level:
+        return written
+    package = module_name if is_package(module_name) else module_name.rpartition(".")[0]
+    try:
+        return importlib.util.resolve_name("." * level + written, package)
+    except (ImportError, ValueError):
+        return None
+
+
+def imported(name: str | None) -> ModuleType | None:
+    """The module ``name``, imported now if the function that imports it has not run yet."""
+    if not name:
+        return None
+    if name not in sys.modules:
+        call_user_code(importlib.import_module, name)
+    return sys.modules.get(name)
+
+
+def is_package(module_name: str) -> bool:
+    return hasattr(sys.modules.get(module_name), "__path__")
+
+
+def bindings(imports: Iterable[Import], module_name: str) -> dict[str, Binding]:
+    """Names bound by import statements inside a function or class body, with where each
+    object was taken from. ``from p import m`` imports the submodule ``p.m`` when ``p``
+    has no attribute ``m``, as Python does."""
+    bound: dict[str, Binding] = {}
+    for statement in imports:
+        if statement.is_from:
+            origin = absolute_module(statement.module, statement.level, module_name)
+            module = imported(origin)
+            for name, asname in statement.names:
+                found = sys.modules.get(f"{origin}.{name}") or getattr(module, name, None)
+                if found is None and origin:
+                    found = imported(f"{origin}.{name}")
+                if found is not None:
+                    bound[asname or name] = (found, origin or "", name)
+        else:
+            for name, asname in statement.names:
+                top = name.partition(".")[0]
+                found = imported(name) and sys.modules.get(name if asname else top)
+                if found is not None:
+                    bound[asname or top] = (found, name if asname else top, "")
+    return bound
+
+
+def local_imports(node: Any, module_name: str) -> dict[str, Any]:
+    """Names bound by ``import`` statements inside a function or class body."""
+    return {name: found for name, (found, _, _) in bindings(imports_in(node), module_name).items()}
