@@ -14,8 +14,7 @@ def in_package(top: str, path: str) -> bool:
     folder of a namespace package counts."""
     resolved = Path(discovery.resolved_path(path))
     return any(
-        Path(path) == root or root in resolved.parents
-        for root in discovery.package_folders(top)
+        Path(path) == root or root in resolved.parents for root in discovery.package_folders(top)
     )
 
 
