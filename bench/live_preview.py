@@ -17,14 +17,18 @@ integer input of the first entry of ``pkg/registry.py``. Without it, the site in
 It starts ``sphinx-autobuild`` with the arguments docs/using-refgen.md gives (as
 absolute paths; the output in a temporary folder) on a free loopback port, in an
 environment where Python writes bytecode, as for a user. Once the first build is
-served it saves the edit and the reverse edit by turns, and for each reports:
+served it saves the edit and the reverse edit by turns, and for each reports, in
+seconds after the save:
 
-- **served**: seconds from the save to the first complete response for the class
-  page that differs from the page before the save (polled every 0.05 s);
-- **built**: seconds from the save to sphinx-autobuild's "Serving on" line that
-  ends the rebuild (the rest of the build: search index, other pages);
-- **builds**: how many builds the save started, counted a few seconds after the
-  rebuild ended (it should be 1).
+- **detected**: sphinx-autobuild's "Detected changes" line;
+- **planned**: refgen's "pages planned" line of the rebuild (a new Sphinx process
+  started, the library imported and analysed, the pages fingerprinted);
+- **served**: the first complete response for the class page that differs from
+  the page before the save (polled every 0.05 s): the edit-to-page latency;
+- **built**: the "Serving on" line that ends the rebuild;
+
+and how many builds the save started, counted a few seconds after the rebuild
+ended (it should be 1). Output lines are timed as the script reads them.
 
 The code measured is whichever ``refgen`` the interpreter imports (put a
 checkout's ``src`` first on ``PYTHONPATH`` to measure that one).
@@ -42,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -50,10 +55,18 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-STARTED = re.compile(r"^\[sphinx-autobuild\] > .* -m sphinx build ", re.MULTILINE)
-FINISHED = re.compile(r"^\[sphinx-autobuild\] Serving on ", re.MULTILINE)
+STARTED = re.compile(r"\[sphinx-autobuild\] > .* -m sphinx build ")
+FINISHED = re.compile(r"\[sphinx-autobuild\] Serving on ")
+DETECTED = re.compile(r"\[sphinx-autobuild\] Detected changes")
+PLANNED = re.compile(r"\[refgen\] \d+ scenario classes, \d+ pages planned")
 SETTLE = 5.0
 """Seconds after a rebuild within which a second one would have started."""
+STAGES = {
+    "detected": "sphinx-autobuild reports the change",
+    "planned": "refgen has planned the pages (Sphinx started, library imported, fingerprints)",
+    "served": "the class page served differs from the one before the save",
+    "built": "the rebuild has ended (sphinx-autobuild's Serving on line)",
+}
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -149,22 +162,38 @@ class Server:
             "--port",
             str(self.port),
         ]
-        with log.open("wb") as output:
-            self.process = subprocess.Popen(
-                command,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.lines: list[tuple[float, str]] = []
+        """Each line it printed, as it was read, with the time it was read."""
+        self.process = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
-    def output(self) -> str:
-        return ANSI.sub("", self.log.read_text(encoding="utf-8", errors="replace"))
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        with self.log.open("w", encoding="utf-8") as log:
+            for raw in self.process.stdout:
+                line = ANSI.sub("", raw.decode("utf-8", "replace")).rstrip("\n")
+                self.lines.append((time.perf_counter(), line))
+                print(line, file=log, flush=True)
+
+    def after(self, start: float, pattern: re.Pattern[str]) -> float | None:
+        """Seconds from ``start`` to the first line since then that matches ``pattern``."""
+        return next(
+            (t - start for t, line in list(self.lines) if t >= start and pattern.match(line)), None
+        )
 
     def builds(self) -> tuple[int, int]:
-        output = self.output()
-        return len(STARTED.findall(output)), len(FINISHED.findall(output))
+        lines = [line for _, line in list(self.lines)]
+        return sum(bool(STARTED.match(x)) for x in lines), sum(
+            bool(FINISHED.match(x)) for x in lines
+        )
 
     def page(self, path: str) -> bytes | None:
         found = fetch(f"{self.url}/{path}")
@@ -201,7 +230,7 @@ def measure(site: Site, rounds: int, timeout: float, keep_log: Path | None) -> N
         try:
             first = server.wait("first build", lambda: server.page(edit.page), timeout, 0.5)
             print(f"first build served after {first:.1f} s; {edit.page}")
-            served, built = [], []
+            times: dict[str, list[float]] = {key: [] for key in STAGES}
             for number in range(rounds):
                 old, new = (edit.old, edit.new) if number % 2 == 0 else (edit.new, edit.old)
                 before = server.page(edit.page)
@@ -212,24 +241,33 @@ def measure(site: Site, rounds: int, timeout: float, keep_log: Path | None) -> N
                 server.wait(
                     "new page", lambda b=before: server.page(edit.page) not in (None, b), timeout
                 )
-                served.append(time.perf_counter() - saved)
+                served = time.perf_counter() - saved
                 server.wait(
                     "end of rebuild", lambda n=started_before: server.builds()[1] > n, timeout
                 )
-                built.append(time.perf_counter() - saved)
                 time.sleep(SETTLE)
                 count = server.builds()[0] - started_before
+                found = {
+                    "detected": server.after(saved, DETECTED),
+                    "planned": server.after(saved, PLANNED),
+                    "served": served,
+                    "built": server.after(saved, FINISHED),
+                }
+                for key, value in found.items():
+                    times[key].append(value if value is not None else float("nan"))
                 print(
-                    f"edit {number + 1}: served {served[-1]:.2f} s, built {built[-1]:.2f} s, "
-                    f"{count} build{'s' * (count != 1)}",
+                    f"edit {number + 1}: "
+                    + ", ".join(f"{key} {value:.2f} s" for key, value in found.items() if value)
+                    + f"; {count} build{'s' * (count != 1)}",
                     flush=True,
                 )
                 server.wait("quiet server", lambda: len(set(server.builds())) == 1, timeout)
-            print(
-                f"served: median {statistics.median(served):.2f} s "
-                f"(min {min(served):.2f}, max {max(served):.2f}); "
-                f"built: median {statistics.median(built):.2f} s over {rounds} edits"
-            )
+            print(f"over {rounds} edits, seconds after the save (median, min, max):")
+            for key, values in times.items():
+                print(
+                    f"  {key:9} {statistics.median(values):6.2f} {min(values):6.2f} "
+                    f"{max(values):6.2f}  {STAGES[key]}"
+                )
         finally:
             server.stop()
             edit.file.write_text(original, encoding="utf-8")
