@@ -61,6 +61,10 @@ def summary_lines(result: BuildResult) -> list[str]:
     return [line for line in result.stdout.splitlines() if "without a docstring" in line]
 
 
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
 def property_lines(project: ScenarioProject, module: str = "models") -> list[int]:
     """The ``def`` line of every property in the module, in order."""
     source = project.module_path(module).read_text(encoding="utf-8").splitlines()
@@ -186,6 +190,21 @@ MISSPELT = 8
 CAVEATS = "\n    Caveats\n    -------\n    Not a numpydoc section.\n"
 RAISING = 7
 """Registry entries a helper fails for."""
+STRAYS = 7
+"""Registry entries of a class no documented module defines."""
+LEGACY = '''
+    """Undocumented scenarios"""
+
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class Stray:
+        """Documented nowhere."""
+
+        size: float = 1.0
+        """The size."""
+'''
 
 
 def repeats_models() -> str:
@@ -217,10 +236,11 @@ class Busy{number:02d}:
 
 MISPELT_AND_RAISING = max(MISSPELT, RAISING)
 REPEATS_REGISTRY = (
-    '"""Named scenarios."""\n\nfrom repeats import models\n\n\nclass Registry:\n'
+    '"""Named scenarios."""\n\nfrom repeats import legacy, models\n\n\nclass Registry:\n'
     + "".join(
         f"    Entry{number:02d} = models.Busy{number:02d}(size=1.0)\n" for number in range(RAISING)
     )
+    + "".join(f"    Lost{number:02d} = legacy.Stray()\n" for number in range(STRAYS))
 )
 
 
@@ -228,8 +248,9 @@ def repeats_project(root: Path, conf: str = "") -> ScenarioProject:
     return write_scenario_project(
         root,
         "repeats",
-        {"models": repeats_models(), "registry": REPEATS_REGISTRY},
+        {"models": repeats_models(), "legacy": LEGACY, "registry": REPEATS_REGISTRY},
         registry="registry.Registry",
+        documented=["models"],
         conf_extra=conf,
     )
 
@@ -249,7 +270,7 @@ def test_repeats_of_one_problem_are_one_warning_at_the_first_ones_line(
     assert clean.returncode == 0, clean.stderr
     path = project.module_path("models")
     source = path.read_text(encoding="utf-8").splitlines()
-    [docstring, value] = clean.warnings
+    [registry, docstring, value] = clean.warnings  # the registry's at builder-inited
     caveats = source.index("    Caveats") + 1
     assert docstring.startswith(
         f"{path}:{caveats}: WARNING: repeats.models.Busy00: unknown docstring section 'Caveats'"
@@ -266,6 +287,14 @@ def test_repeats_of_one_problem_are_one_warning_at_the_first_ones_line(
         f"(and {RAISING - 1} more like it: repeats.models.Busy01.speed,"
     )
     assert value.endswith("refgen_group_warnings = False warns about each) [refgen.value]")
+    registry_path = project.module_path("registry")
+    assert registry.startswith(f"{registry_path}:{line_of(registry_path, 'class Registry')}: ")
+    assert registry.endswith(
+        f"{STRAYS} registry entries are instances of classes no module in refgen_modules "
+        "defines: Lost00 (repeats.legacy.Stray), Lost01 (repeats.legacy.Stray), Lost02 "
+        f"(repeats.legacy.Stray) and {STRAYS - 3} more (`refgen check --kind registry` lists "
+        "them all) [refgen.registry]"
+    )
 
 
 def test_a_rebuild_with_nothing_changed_gives_the_same_grouped_warnings(
@@ -290,10 +319,13 @@ def test_refgen_check_lists_every_repeat(
         "docstring",
         "--kind",
         "value",
+        "--kind",
+        "registry",
     )
     kinds = [f["kind"] for f in report["findings"]]
     assert kinds.count("docstring") == MISSPELT
     assert kinds.count("value") == RAISING
+    assert kinds.count("registry") == STRAYS
     assert {f["message"].split(" ", 1)[0] for f in report["findings"] if f["kind"] == "value"} == {
         f"repeats.models.Busy{n:02d}.speed" for n in range(RAISING)
     }
@@ -302,8 +334,11 @@ def test_refgen_check_lists_every_repeat(
 @pytest.mark.parametrize(
     ("conf", "counts"),
     [
-        ("refgen_group_warnings = False", {"docstring": MISSPELT, "value": RAISING}),
-        ('suppress_warnings = ["refgen.docstring"]', {"value": 1}),
+        (
+            "refgen_group_warnings = False",
+            {"docstring": MISSPELT, "value": RAISING, "registry": 1},
+        ),
+        ('suppress_warnings = ["refgen.docstring"]', {"value": 1, "registry": 1}),
     ],
 )
 def test_each_repeat_is_one_setting_away_and_a_group_keeps_its_kind(
