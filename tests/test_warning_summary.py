@@ -138,6 +138,23 @@ def test_refgen_check_lists_each_missing_docstring(
     }
 
 
+def test_refgen_check_refuses_a_kind_no_finding_has(
+    quiet: tuple[ScenarioProject, list[BuildResult]],
+) -> None:
+    project, _ = quiet
+    completed = subprocess.run(
+        [sys.executable, "-m", "refgen", "check", "--module", "quiet.models", "--kind", "typo"],
+        capture_output=True,
+        text=True,
+        cwd=project.root,
+        env=project.environment(),
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "no finding is of kind typo; the kinds are missing-docstring," in completed.stderr
+    assert completed.stderr.rstrip().endswith("analysis, registry, value")
+
+
 def test_an_edit_changes_the_count_as_a_clean_build_would(tmp_path: Path) -> None:
     project = quiet_project(tmp_path)
     assert project.build("html", "-W").returncode == 0
