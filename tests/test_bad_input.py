@@ -281,20 +281,43 @@ UNDOCUMENTED = """
 """
 
 
-@pytest.mark.parametrize(("each", "count"), [(False, 1), (True, 3)])
-def test_attributes_without_docstrings_are_one_warning_per_class(
-    tmp_path: Path, each: bool, count: int
+def test_attributes_without_docstrings_are_one_line_of_output_not_warnings(
+    tmp_path: Path,
+) -> None:
+    project = write_scenario_project(tmp_path, "quiet", {"models": UNDOCUMENTED})
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    assert result.warnings == []
+    [line] = [line for line in result.stdout.splitlines() if "without a docstring" in line]
+    assert line.startswith("[refgen] 1 class has 3 derived attributes without a docstring")
+    assert "refgen check --kind missing-docstring" in line
+    assert 'refgen_missing_docstrings = "warn"' in line
+
+
+@pytest.mark.parametrize(
+    ("conf", "count"),
+    [
+        ('refgen_missing_docstrings = "warn"', 1),
+        ('refgen_missing_docstrings = "each"', 3),
+        ("refgen_each_missing_docstring = True", 3),  # the old spelling of "each"
+    ],
+)
+def test_attributes_without_docstrings_are_one_warning_per_class_or_each_when_asked(
+    tmp_path: Path, conf: str, count: int
 ) -> None:
     project = write_scenario_project(
-        tmp_path,
-        "quiet",
-        {"models": UNDOCUMENTED},
-        conf_extra=f"refgen_each_missing_docstring = {each}\n",
+        tmp_path, "quiet", {"models": UNDOCUMENTED}, conf_extra=f"{conf}\n"
     )
-    result = project.build("html", "--keep-going")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 1
     found = [w for w in result.warnings if "[refgen.docstring]" in w]
     assert len(found) == count, found
-    if not each:
-        path = project.module_path("models")
+    assert "without a docstring" not in result.stdout
+    path = project.module_path("models")
+    if count == 1:
         assert found[0].startswith(f"{path}:{line_of(path, 'class Terse')}: WARNING:")
         assert "3 derived attributes have no docstring: double, triple, half" in found[0]
+    else:
+        assert [w.partition(": WARNING:")[0] for w in found] == [
+            f"{path}:{line_of(path, f'def {name}')}" for name in ("double", "triple", "half")
+        ]

@@ -540,7 +540,12 @@ def test_a_new_reference_folder_leaves_no_stale_stubs(chain: ScenarioProject) ->
 
 
 def test_an_incremental_strict_build_fails_like_a_clean_one(chain: ScenarioProject) -> None:
-    touch_edit(chain.module_path("models"), '"""Computed by a private method."""\n', "")
+    touch_edit(
+        chain.module_path("models"),
+        '"""Reaches a helper through a private method."""\n',
+        '"""Reaches a helper through a private method.\n\n'
+        '    Notse\n    -----\n    Misspelt.\n    """\n',
+    )
     failed = chain.build("html", "-W", "--keep-going")
     assert failed.returncode == 1
     [warning] = [w for w in failed.warnings if "[refgen." in w]

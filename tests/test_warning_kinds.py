@@ -34,6 +34,10 @@ class Flawed:
     -----
     Nothing under its headings.
 
+    Caveats
+    -------
+    Not a section numpydoc knows.
+
     References
     ----------
     kinds.nowhere.helper

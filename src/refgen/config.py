@@ -29,8 +29,19 @@ class ConfigError(ValueError):
     """A setting exists but cannot be used (bad TOML, wrong type, unknown name)."""
 
 
-def _setting(default: Any, kind: str, help: str, most: int | None = None) -> Any:
-    return field(default=default, metadata={"kind": kind, "help": help, "most": most})
+def _setting(
+    default: Any,
+    kind: str,
+    help: str,
+    most: int | None = None,
+    choices: tuple[str, ...] = (),
+) -> Any:
+    metadata = {"kind": kind, "help": help, "most": most, "choices": choices}
+    return field(default=default, metadata=metadata)
+
+
+MISSING_DOCSTRINGS = ("summary", "warn", "each")
+"""The values of the ``missing_docstrings`` setting."""
 
 
 @dataclass(frozen=True)
@@ -92,11 +103,31 @@ class Settings:
         "a build or a command. At most a day (86400).",
         most=86_400,
     )
+    missing_docstrings: str = _setting(
+        "summary",
+        "one of",
+        "How the build reports derived attributes without a docstring. \"summary\": no "
+        "warning, one line of the build's output that counts them and says how to list them "
+        "(refgen check does); -W passes. \"warn\": a refgen.docstring warning per class, at "
+        "its class line, naming them. \"each\": a refgen.docstring warning per attribute, at "
+        "its own line.",
+        choices=MISSING_DOCSTRINGS,
+    )
     each_missing_docstring: bool = _setting(
         False,
         "true or false",
-        "Warn about each derived attribute without a docstring at its own line. By "
-        "default a class with several gets one refgen.docstring warning that names them.",
+        "Old spelling of missing_docstrings = \"each\", which true still means while "
+        "missing_docstrings is left at \"summary\".",
+    )
+    group_warnings: bool = _setting(
+        True,
+        "true or false",
+        "Report more than 5 warnings of one kind that say the same thing of different objects "
+        "(a raising helper that fails a property of many registry entries, a docstring "
+        "section many classes misspell) as one warning, at the first one's line, that names "
+        "how many there are and the next few; refgen check lists every one. Set it to false "
+        "for a warning each, at its own line. Missing docstrings are counted, not grouped: "
+        "see missing_docstrings.",
     )
     shared_navigation: bool = _setting(
         True,
@@ -148,6 +179,11 @@ class Settings:
                 f"{origin}: {prefix}category_titles names {', '.join(strays)}, which "
                 f"{prefix}modules does not list"
             )
+        if checked.get("each_missing_docstring") and checked.get("missing_docstrings") in (
+            None,
+            MISSING_DOCSTRINGS[0],
+        ):
+            checked["missing_docstrings"] = "each"
         return cls(**checked)
 
 
@@ -192,6 +228,11 @@ def validate(spec: dataclasses.Field[Any], value: Any, origin: str, key: str) ->
         ):
             raise refuse()
         return tuple(sorted((name, title.strip()) for name, title in pairs))
+    if kind == "one of":
+        if value not in spec.metadata["choices"]:
+            choices = ", ".join(repr(choice) for choice in spec.metadata["choices"])
+            raise ConfigError(f"{origin}: {key} must be one of {choices}, not {value!r}")
+        return value
     if kind == "true or false":
         if not isinstance(value, bool):
             raise refuse()

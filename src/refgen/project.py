@@ -564,7 +564,13 @@ class Project:
                 )
             )
         elif strays:  # one warning, not one per entry: the registry page lists them all
-            named = ", ".join(f"{entry.name} ({entry.scenario})" for entry in strays)
+            shown = strays if len(strays) <= 5 else strays[:3]  # and refgen check, each
+            named = ", ".join(f"{entry.name} ({entry.scenario})" for entry in shown)
+            if len(shown) < len(strays):
+                named += (
+                    f" and {len(strays) - len(shown)} more "
+                    "(`refgen check --kind registry` lists them all)"
+                )
             self._note(
                 Problem(
                     WarningKind.REGISTRY,

@@ -38,9 +38,10 @@ WARNING_DESCRIPTIONS = {
     "be imported. The warning gives the exception and where it was raised.",
     WarningKind.DOCSTRING: "A docstring has a section that is not a standard numpydoc one, "
     "gives one twice, underlines a title too short to make it a section, or has a part "
-    "numpydoc cannot read (a See Also entry that is not a list of names); a derived attribute "
-    "has no docstring; or a docstring names a file outside the documentation folder or holds "
-    "raw markup (shown as text).",
+    "numpydoc cannot read (a See Also entry that is not a list of names); a docstring names a "
+    "file outside the documentation folder or holds raw markup (shown as text); or, with "
+    'refgen_missing_docstrings = "warn" or "each", a derived attribute has no docstring (by '
+    "default these are counted in one line of the build's output, not warned about).",
     WarningKind.REFERENCE: "An implementation reference (a bare dotted path under References) "
     "cannot be imported.",
     WarningKind.ANALYSIS: "A class or module cannot be analysed at all. The rest of the site "

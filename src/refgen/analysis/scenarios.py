@@ -85,6 +85,16 @@ def _helper_paths(
 
 NO_DOCSTRING = "has no docstring"
 """How the problem of a derived attribute without a docstring ends."""
+NONE_HAVE_DOCSTRINGS = "derived attributes have no docstring: "
+"""What the problem that names a class's several such attributes says after their number."""
+
+
+def is_missing_docstring(problem: Problem) -> bool:
+    """Whether ``problem`` is a derived attribute without a docstring, or a class's several
+    (:func:`without_docstrings_in_one`)."""
+    return problem.kind == WarningKind.DOCSTRING and (
+        problem.message.endswith(NO_DOCSTRING) or NONE_HAVE_DOCSTRINGS in problem.message
+    )
 
 
 def without_docstrings_in_one(scenario: ScenarioDoc) -> tuple[Problem, ...]:
@@ -100,7 +110,7 @@ def without_docstrings_in_one(scenario: ScenarioDoc) -> tuple[Problem, ...]:
     names = ", ".join(p.subject.rpartition(".")[2] for p in missing)
     summary = Problem(
         WarningKind.DOCSTRING,
-        f"{len(missing)} derived attributes have no docstring: {names}",
+        f"{len(missing)} {NONE_HAVE_DOCSTRINGS}{names}",
         scenario.location,
         scenario.qualname,
     )

@@ -2,10 +2,13 @@
 
 :func:`run_checks` applies the metadata rules (:mod:`refgen.checks.metadata`)
 and the unit rule (:mod:`refgen.checks.units`) to every scenario class of a
-:class:`~refgen.project.Project`, and adds the problems analysis found (a
-module that cannot be imported, a class that cannot be analysed, a docstring
-section refgen does not know). Nothing here prints, and nothing imports
-Sphinx or docutils.
+:class:`~refgen.project.Project`, and adds every problem the Sphinx build
+reports about the same code, one finding each, where the build may count or
+group them (:mod:`refgen.sphinx.reporting`): a module that cannot be
+imported, a class that cannot be analysed, a docstring section refgen does
+not know, a registry entry of a class no module defines, a property that
+raises for a registry entry. Nothing here prints, and nothing imports Sphinx
+or docutils.
 """
 
 from __future__ import annotations
@@ -15,15 +18,16 @@ from typing import TYPE_CHECKING
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.model import HelperDoc, WarningKind
-from refgen.checks.findings import CheckKind, Finding, finding, from_problem
+from refgen.analysis.model import HelperDoc, ScenarioDoc, WarningKind
+from refgen.checks.findings import FINDING_KINDS, CheckKind, Finding, finding, from_problem
 from refgen.checks.metadata import lint_scenario
 from refgen.checks.units import unit_findings
+from refgen.evaluate.values import raising_properties
 
 if TYPE_CHECKING:
     from refgen.project import Project
 
-__all__ = ["CheckKind", "CheckReport", "Finding", "run_checks"]
+__all__ = ["FINDING_KINDS", "CheckKind", "CheckReport", "Finding", "run_checks"]
 
 
 @dataclass(frozen=True)
@@ -37,8 +41,12 @@ class CheckReport:
     """Classes with no registry entry, whose units could not be compared."""
 
 
-def run_checks(project: Project) -> CheckReport:
-    """Every finding about ``project``'s scenario classes and the helpers they use."""
+def run_checks(project: Project, values: bool = True) -> CheckReport:
+    """Every finding about ``project``'s scenario classes and the helpers they use.
+
+    ``values=False`` leaves out the properties that raise for a registry entry
+    (the build, which computes every value anyway, reports those itself).
+    """
     scenarios = project.scenarios()
     findings = []
     for problem in project.problems:
@@ -48,9 +56,14 @@ def run_checks(project: Project) -> CheckReport:
             findings.append(
                 finding(problem.kind, problem.message, problem.location, problem.subject)
             )
+        elif problem.kind == WarningKind.REGISTRY and STRAY not in problem.message:
+            findings.append(from_problem(problem))
+    findings += stray_entries(project)
     for scenario in scenarios:
         findings += lint_scenario(scenario)
         findings += unit_findings(project, scenario)
+        if values:
+            findings += value_findings(project, scenario)
     helpers: dict[str, HelperDoc] = {}
     for module_name in project.helper_modules():
         found, error = call_user_code(project.helpers_of, module_name)
@@ -63,3 +76,39 @@ def run_checks(project: Project) -> CheckReport:
         findings += [from_problem(p) for p in helper.docstring.problems]
     without_entries = sum(1 for s in scenarios if not s.registry_entries)
     return CheckReport(tuple(sorted(set(findings))), len(scenarios), without_entries)
+
+
+STRAY = "no module in refgen_modules defines"
+"""What a problem about registry entries of undocumented classes says (the build gives
+one for them all; here each is a finding of its own)."""
+
+
+def stray_entries(project: Project) -> list[Finding]:
+    """A finding for each registry entry whose class no configured module defines."""
+    registry = project.registry
+    if registry is None or not project.settings.modules:
+        return []
+    documented = project.documented_classes()
+    return [
+        finding(
+            WarningKind.REGISTRY,
+            f"{registry.qualname}.{entry.name}: registry entry {entry.name!r} is a "
+            f"{entry.scenario}, which {STRAY}",
+            entry.location,
+            f"{registry.qualname}.{entry.name}",
+        )
+        for entry in registry.entries
+        if entry.scenario not in documented
+    ]
+
+
+def value_findings(project: Project, scenario: ScenarioDoc) -> list[Finding]:
+    """A finding for each derived attribute that raises for a registry entry (other than
+    for lack of an optional input), as the class's page reports it."""
+    computed, error = call_user_code(project.values, scenario)
+    if error is not None or computed is None:  # the registry page says why
+        return []
+    return [
+        finding(p.kind, p.message, p.location, p.message.split(" ", 1)[0])
+        for p in raising_properties(scenario, computed)
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from refgen.analysis.model import Problem, SourceLocation
+from refgen.analysis.model import Problem, SourceLocation, WarningKind
 
 
 class CheckKind(StrEnum):
@@ -22,6 +22,23 @@ class CheckKind(StrEnum):
     MISSING_EXCLUDES = "missing-excludes"
     MISSING_EXAMPLE = "missing-example"
     UNIT_MISMATCH = "unit-mismatch"
+
+
+FINDING_KINDS = (
+    *(str(kind) for kind in CheckKind),
+    *(
+        str(kind)
+        for kind in (
+            WarningKind.DOCSTRING,
+            WarningKind.REFERENCE,
+            WarningKind.IMPORT,
+            WarningKind.ANALYSIS,
+            WarningKind.REGISTRY,
+            WarningKind.VALUE,
+        )
+    ),
+)
+"""Every kind a finding can have: the rules', then the build's problems that checks list."""
 
 
 @dataclass(frozen=True, order=True)

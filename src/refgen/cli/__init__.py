@@ -95,10 +95,16 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="show the best N results (default 20; 0 shows all)",
     )
-    commands.add_parser(
+    check = commands.add_parser(
         "check",
         parents=[common, output_format("text", "json")],
         help="lint the scenario metadata; non-zero exit on findings",
+    )
+    check.add_argument(
+        "--kind",
+        action="append",
+        metavar="KIND",
+        help="only findings of this kind (repeatable): missing-docstring, value, ...",
     )
     export = commands.add_parser(
         "export",

@@ -7,12 +7,14 @@ it; a message longer than the terminal is wide goes on indented lines.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import Any
 
-from refgen.checks import CheckReport, Finding, run_checks
+from refgen.checks import FINDING_KINDS, CheckReport, Finding, run_checks
 from refgen.cli.common import (
     EXIT_NOT_FOUND,
     EXIT_OK,
+    CliError,
     build_project,
     console,
     emit_json,
@@ -23,7 +25,18 @@ from refgen.render.text import Wrapped
 
 
 def run(args: argparse.Namespace) -> int:
+    kinds = set(getattr(args, "kind", None) or ())
+    unknown = sorted(kinds - set(FINDING_KINDS))
+    if unknown:
+        raise CliError(
+            f"refgen check: no finding is of kind {', '.join(unknown)}; "
+            f"the kinds are {', '.join(FINDING_KINDS)}"
+        )
     report = run_checks(build_project(args))
+    if kinds:
+        report = dataclasses.replace(
+            report, findings=tuple(f for f in report.findings if f.kind in kinds)
+        )
     if args.format == "json":
         emit_json(report_record(report))
     else:

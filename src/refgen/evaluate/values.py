@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.model import RegistryEntryDoc, ScenarioDoc
+from refgen.analysis.model import Problem, RegistryEntryDoc, ScenarioDoc, WarningKind
 from refgen.evaluate.quantities import Shown, is_quantity, readable, units_text, with_unit
 
 if TYPE_CHECKING:
@@ -271,3 +272,23 @@ def quote(project: Project, text: str) -> Quote:
         f"{scenario.qualname}.{attribute}",
         "" if value.available else value.reason,
     )
+
+
+def raising_properties(scenario: ScenarioDoc, entries: Iterable[EntryValues]) -> list[Problem]:
+    """Properties that raise for a registry entry, except for lack of an optional input."""
+    problems = []
+    for entry in entries:
+        for value in entry.values:
+            if value.available or value.missing_inputs:
+                continue
+            item = scenario.attribute(value.name)
+            problems.append(
+                Problem(
+                    WarningKind.VALUE,
+                    f"{scenario.qualname}.{value.name} cannot be computed for registry "
+                    f"entry {entry.entry}: {value.reason}",
+                    item.location if item else scenario.location,
+                    "",  # the message names the attribute and the entry
+                )
+            )
+    return problems

@@ -17,9 +17,9 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.model import ExampleBlock, Problem, ScenarioDoc, WarningKind
+from refgen.analysis.model import ExampleBlock, Problem
 from refgen.analysis.scenarios import without_docstrings_in_one
-from refgen.evaluate.values import EntryValues
+from refgen.evaluate.values import EntryValues, raising_properties
 from refgen.project import Project
 from refgen.render.blocks import Page
 from refgen.render.downloads import download_paths
@@ -124,8 +124,10 @@ def one_line(text: str) -> str:
 def _scenario(project: Project, argument: str) -> ComposedPage:
     scenario = project.scenario(project.resolve(argument))
     values = project.values(scenario)
+    # Each missing docstring is kept for the build's count ("summary") or its own
+    # warning ("each"); "warn" shows a class's several as one warning at its class line.
     own = scenario.problems
-    if not project.settings.each_missing_docstring:
+    if project.settings.missing_docstrings == "warn":
         own = without_docstrings_in_one(scenario)
     problems = (*own, *raising_properties(scenario, values))
     examples: tuple[tuple[str, ExampleBlock], ...] = ()
@@ -141,26 +143,6 @@ def _scenario(project: Project, argument: str) -> ComposedPage:
     )
     summary = one_line(scenario.docstring.summary)
     return ComposedPage(page, problems, examples, summary, values)
-
-
-def raising_properties(scenario: ScenarioDoc, entries: Iterable[EntryValues]) -> list[Problem]:
-    """Properties that raise for a registry entry, except for lack of an optional input."""
-    problems = []
-    for entry in entries:
-        for value in entry.values:
-            if value.available or value.missing_inputs:
-                continue
-            item = scenario.attribute(value.name)
-            problems.append(
-                Problem(
-                    WarningKind.VALUE,
-                    f"{scenario.qualname}.{value.name} cannot be computed for registry "
-                    f"entry {entry.entry}: {value.reason}",
-                    item.location if item else scenario.location,
-                    "",  # the message names the attribute and the entry
-                )
-            )
-    return problems
 
 
 def _category(project: Project, module_name: str, children: Iterable[str]) -> ComposedPage:

@@ -3,9 +3,11 @@
 A stub page holds one of ``refgen-scenario``, ``refgen-category``,
 ``refgen-helpers``, ``refgen-registry`` or ``refgen-index``. Its directive
 composes the page (:mod:`refgen.render.compose`), notes its digest for the
-next build (:mod:`refgen.sphinx.incremental`), reports the problems of what it
-shows (at their ``.py`` lines) and returns the page's nodes. A failure in the
-user's code is one warning; the page is left empty and the build goes on.
+next build (:mod:`refgen.sphinx.incremental`) with the problems of what it
+shows (reported at their ``.py`` lines once every page is read, by
+:func:`refgen.sphinx.records.report_page_problems`) and returns the page's
+nodes. A failure in the user's code is one warning; the page is left empty
+and the build goes on.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from refgen.site.plan import PlannedPage
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.nodes import NodeBuilder
 from refgen.sphinx.records import note_page, planned_pages
-from refgen.sphinx.reporting import warn, warn_problem
+from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
 from refgen.sphinx.stubs import set_toc_depth
 
@@ -56,10 +58,8 @@ class PageDirective(SphinxDirective):
         )
         page = self.recorded_page(project, planned)
         composed = page.composed
-        note_page(self.env, page)
+        note_page(self.env, page)  # with its problems, reported once every page is read
         self.note_toc_depth(planned)
-        for problem in composed.problems:
-            warn_problem(problem)
         for subject, block in composed.examples:
             queue_examples(self.env, subject, block)
         return NodeBuilder(self).page(composed.page)

@@ -24,7 +24,7 @@ from sphinx.util.display import status_iterator
 
 from refgen import __version__
 from refgen.analysis import discovery
-from refgen.analysis.model import WarningKind
+from refgen.analysis.model import Problem, WarningKind
 from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
@@ -49,7 +49,7 @@ from refgen.sphinx import (
     sweeps,
     viewcode,
 )
-from refgen.sphinx.reporting import warn, warn_problem
+from refgen.sphinx.reporting import report
 from refgen.sphinx.state import project_if_any, set_project
 from refgen.sphinx.stubs import write_stubs
 
@@ -80,15 +80,14 @@ def _generate_pages(app: Sphinx) -> None:
     project.load()
     memory.freeze_what_lives_on()  # the library and its registry
     pages = plan_pages(project)
-    for problem in project.problems:
-        warn_problem(problem)
+    report(project.problems, project.settings)
     if project.settings.checks:
-        report_checks(project)
+        report(check_problems(project), project.settings)
     project.registry_files()  # found once here: for a broken registry, that means importing it
     fingerprints = fingerprint_pages(project, pages, Path(app.doctreedir) / STORE)
     unknowable = fingerprints.problem()
     if unknowable is not None:
-        warn_problem(unknowable)
+        report([unknowable], project.settings)
     records.plan(app.env, pages, fingerprints.by_page)
     project.cache.release_syntax_trees()
     # Stubs of the last build's reference folder go too, when the setting changed.
@@ -167,13 +166,19 @@ def progress_name(item: object) -> str:
     return str(item)
 
 
-def report_checks(project: Project) -> None:
-    """What ``refgen check`` finds beyond the problems already reported, as warnings."""
+def check_problems(project: Project) -> list[Problem]:
+    """What ``refgen check`` finds beyond the problems the build reports anyway, as
+    ``refgen.check`` problems (``Name: what [rule]``, the name as the subject)."""
     rules = {str(kind) for kind in CheckKind}
-    for finding in run_checks(project).findings:
+    found = []
+    for finding in run_checks(project, values=False).findings:
         if finding.kind in rules:
-            where = finding.location or finding.path
-            warn(WarningKind.CHECK, f"{finding.message} [{finding.kind}]", where)
+            subject, colon, rest = finding.message.partition(": ")
+            message = f"{rest if colon else finding.message} [{finding.kind}]"
+            found.append(
+                Problem(WarningKind.CHECK, message, finding.location, subject if colon else "")
+            )
+    return found
 
 
 def settings_of(config: Config) -> Settings:
@@ -312,6 +317,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("viewcode-find-source", viewcode.find_source)
     app.connect("env-updated", viewcode.forget_modules_nothing_documents)
     app.connect("env-updated", incremental.pages_whose_surroundings_changed)
+    app.connect("env-updated", records.report_page_problems, priority=600)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)

@@ -63,8 +63,8 @@ def outdated_pages(
         if docname in added or docname in changed:
             continue
         record = known.get(docname)
-        if record is None or record.fingerprint is None:
-            outdated.append(docname)
+        if record is None or record.fingerprint is None or "problems" not in vars(record):
+            outdated.append(docname)  # new, or kept by a refgen that did not keep problems
         elif record.fingerprint != fingerprint:
             stub = env.doc2path(docname).as_posix()
             composed, error = call_user_code(compose, project, page, stub)

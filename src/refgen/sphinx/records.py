@@ -18,10 +18,13 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging as sphinx_logging
 
+from refgen.analysis.model import Problem
 from refgen.evaluate.values import EntryValues
 from refgen.files import replace_atomically
 from refgen.render.compose import RecordedPage
 from refgen.site.plan import PlannedPage
+from refgen.sphinx.reporting import report
+from refgen.sphinx.state import project_if_any
 
 logger = sphinx_logging.getLogger("refgen")
 
@@ -40,6 +43,9 @@ class PageRecord:
     sweeps: dict[str, str] = field(default_factory=dict)
     """``refgen-sweep`` request (:meth:`~refgen.evaluate.sweeps.SweepRequest.key`) -> a
     digest of what it showed, for pages that plot sweeps."""
+    problems: list[Problem] = field(default_factory=list)
+    """The problems of what the page shows, reported after reading with every other
+    page's (:func:`report_page_problems`)."""
     warnings: list[StoredWarning] = field(default_factory=list)
     """Warnings given while the page was read."""
     example_warnings: list[StoredWarning] = field(default_factory=list)
@@ -89,6 +95,7 @@ def note_page(env: Any, page: RecordedPage) -> None:
     record.summary = page.composed.summary
     record.markdown = page.markdown
     record.values = page.composed.values
+    record.problems = list(page.composed.problems)
 
 
 def note_quote(env: Any, text: str, shown: str) -> None:
@@ -213,6 +220,26 @@ def _stored(record: logging.LogRecord) -> StoredWarning:
         getattr(record, "subtype", None),
         location,
     )
+
+
+def report_page_problems(app: Sphinx, env: Any) -> list[str]:
+    """``env-updated``: the problems of every generated page, those read in this build and
+    those kept from the last, reported together (repeats grouped, a count of missing
+    docstrings): a clean build and a rebuild print the same lines."""
+    project = project_if_any(env)
+    if project is not None:
+        known = records(env)
+        report(
+            (p for docname in sorted(known) for p in problems_of(known[docname])),
+            project.settings,
+        )
+    return []
+
+
+def problems_of(record: PageRecord) -> list[Problem]:
+    """The record's problems (none for a record an older refgen kept without them)."""
+    found: list[Problem] = vars(record).get("problems", [])
+    return found
 
 
 def replay(warnings: list[StoredWarning]) -> None:
