@@ -289,14 +289,20 @@ class Project:
         """The records of ``classes`` that can be analysed; a problem for each other one."""
         found = []
         for cls in classes:
-            doc, error = call_user_code(self.scenario, cls)
-            if error is None:
-                assert doc is not None
+            doc, problem = self.analyse(cls)
+            if doc is not None:
                 found.append(doc)
-                continue
-            message = f"cannot analyse: {describe_error(error)}"
-            self._note(Problem(WarningKind.ANALYSIS, message, None, discovery.dotted_path(cls)))
+            elif problem is not None:
+                self._note(problem)
         return found
+
+    def analyse(self, cls: type) -> tuple[ScenarioDoc | None, Problem | None]:
+        """The record of ``cls``, or why it cannot be analysed."""
+        doc, error = call_user_code(self.scenario, cls)
+        if error is None:
+            return doc, None
+        message = f"cannot analyse: {describe_error(error)}"
+        return None, Problem(WarningKind.ANALYSIS, message, None, discovery.dotted_path(cls))
 
     def module(self, name: str) -> ModuleDoc:
         return self.cache.module(name)

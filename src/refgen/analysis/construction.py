@@ -30,10 +30,12 @@ def construction(
     node: ast.Assign,
     module: str,
     siblings: Mapping[str, ast.Assign] | None = None,
+    bindings: Mapping[str, Binding] | None = None,
 ) -> str:
     """The imports and the statement ``node`` (in ``module``, whose file is ``source``);
-    ``siblings`` are the other assignments of its class body, by name."""
-    bindings = top_level_bindings(source, module)
+    ``siblings`` are the other assignments of its class body, by name, and ``bindings``
+    the module's :func:`top_level_bindings`, when the caller has them already."""
+    bindings = top_level_bindings(source, module) if bindings is None else bindings
     imports: list[Binding] = []
     statements: list[ast.Assign] = []
 

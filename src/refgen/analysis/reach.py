@@ -28,10 +28,9 @@ unchanged.
 from __future__ import annotations
 
 import builtins
-import functools
 import importlib
-import inspect
 import sys
+import types
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -54,8 +53,11 @@ from refgen.analysis.reach_names import (
     attributes,
     bindings,
     imported,
+    is_code,
+    own_attribute,
     resolved,
     table_contents,
+    unwrapped,
 )
 from refgen.analysis.source import ModuleSource
 
@@ -86,6 +88,9 @@ class Reach:
         """Nodes that read a module by a name the code computes: where, and what."""
         self._edges: dict[Node, tuple[Node, ...]] = {}
         self._patches: dict[tuple[int, str | None], list[Node]] | None = None
+        self._globals: dict[tuple[str, str], list[Node]] = {}
+        self._classes: dict[int, tuple[type, list[Node]]] = {}
+        """By ``id``, with the class itself: kept alive, its ``id`` is not reused."""
 
     # ------------------------------------------------------------------ starting points
 
@@ -172,23 +177,37 @@ class Reach:
         if head in local_names:
             target, origin, original = local_names[head]
         elif head in namespace:
-            target, origin, original = namespace[head], module_name, head
+            # A module's global names mean the same in each of its nodes: resolved once.
+            key = (module_name, dotted)
+            if key not in self._globals:
+                self._globals[key] = self._sites_of_object(namespace[head], rest, head, module_name)
+            return self._globals[key]
         else:
             return []
+        return self._sites_of_object(target, rest, original or head, origin)
+
+    def _sites_of_object(
+        self, target: Any, rest: list[str], name: str, module_name: str
+    ) -> list[Node]:
+        """Where ``target.<rest>`` is written (``name`` in ``module_name`` holds ``target``)."""
         found, owner, taken = attributes(target, rest)
         if owner is not None and taken:  # ``module.NAME``: look in that module
             return self._target_sites(found, taken, owner.__name__)
-        return self._target_sites(found, original or head, origin)
+        return self._target_sites(found, name, module_name)
 
     def _target_sites(self, target: Any, name: str, module_name: str) -> list[Node]:
         """Where the object a name resolved to is written, and what changes it."""
         if isinstance(target, type):
-            return self._class_sites(target)
+            if id(target) not in self._classes:
+                self._classes[id(target)] = (target, self._class_sites(target))
+            return self._classes[id(target)][1]
         if isinstance(target, ModuleType):
             return []
-        if callable(target) and hasattr(inspect.unwrap(target), "__code__"):
+        if isinstance(target, types.FunctionType):
             return self._function_sites(target)
         sites = self._constant_sites(name, module_name, set())
+        if is_code(target):  # a partial, a bound method: the statement that made it, and it
+            return [*sites, *self._function_sites(target)]
         # A table of functions or classes (filled by a registering decorator): its
         # contents are what a lookup in it runs.
         for item in table_contents(target):
@@ -199,7 +218,7 @@ class Reach:
         """Where a class or function held in a table or a closure is written."""
         if isinstance(item, type):
             return self._class_sites(item)
-        if callable(item) and hasattr(inspect.unwrap(item), "__code__"):
+        if is_code(item):
             return self._function_sites(item, seen)
         return []
 
@@ -269,13 +288,12 @@ class Reach:
         seen.add(id(function))
         sites: list[Node] = []
         # functools.singledispatch: each type's implementation, registered apart
-        registry = getattr(function, "registry", None) if hasattr(function, "dispatch") else None
+        dispatch = own_attribute(function, "dispatch")
+        registry = own_attribute(function, "registry") if dispatch is not None else None
         for implementation in list(registry.values()) if isinstance(registry, Mapping) else ():
-            if inspect.unwrap(implementation) is not inspect.unwrap(function):
+            if unwrapped(implementation) is not unwrapped(function):
                 sites += self._function_sites(implementation, seen)
-        function = inspect.unwrap(function)
-        while isinstance(function, functools.partial):
-            function = function.func
+        function = unwrapped(function)
         code = getattr(function, "__code__", None)
         if code is None or not self.files.inside(code.co_filename):
             return sites

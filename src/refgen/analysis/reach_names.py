@@ -10,10 +10,12 @@ imports are the user's code that may run, guarded.
 from __future__ import annotations
 
 import builtins
+import functools
 import importlib
 import importlib.util
 import inspect
 import sys
+import types
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
@@ -128,3 +130,39 @@ def bindings(imports: Iterable[Import], module_name: str) -> dict[str, Binding]:
 def local_imports(node: Any, module_name: str) -> dict[str, Any]:
     """Names bound by ``import`` statements inside a function or class body."""
     return {name: found for name, (found, _, _) in bindings(imports_in(node), module_name).items()}
+
+
+def unwrapped(function: Any) -> Any:
+    """``function`` with its decorators' wrappers taken off (``functools.wraps`` sets
+    ``__wrapped__`` in the wrapper's own dictionary), and the function of a bound method
+    or a ``functools.partial``. Unlike :func:`inspect.unwrap`, it never asks an object
+    for an attribute it lacks: a pint registry, say, would parse ``__wrapped__`` as a
+    unit first."""
+    seen = {id(function)}
+    while True:
+        if isinstance(function, types.MethodType):
+            inner = function.__func__
+        elif isinstance(function, functools.partial):
+            inner = function.func
+        else:
+            inner = own_attribute(function, "__wrapped__")
+        if inner is None or id(inner) in seen:
+            return function
+        seen.add(id(inner))
+        function = inner
+
+
+def own_attribute(value: Any, name: str) -> Any:
+    """``value``'s attribute ``name`` if it is in its own dictionary (as ``functools.wraps``
+    and ``singledispatch`` set them), else None; asks neither its class nor its
+    ``__getattr__``."""
+    try:
+        own = object.__getattribute__(value, "__dict__")
+    except (AttributeError, TypeError):
+        return None
+    return own.get(name) if isinstance(own, dict) else None
+
+
+def is_code(value: Any) -> bool:
+    """Whether ``value`` is a function (or wraps one) whose source can be followed."""
+    return callable(value) and isinstance(unwrapped(value), types.FunctionType)

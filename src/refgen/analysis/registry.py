@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from refgen.analysis import discovery
-from refgen.analysis.construction import construction
+from refgen.analysis.construction import construction, top_level_bindings
 from refgen.analysis.dependencies import in_package
 from refgen.analysis.docstrings import attribute_description, parse_docstring
 from refgen.analysis.guard import call_user_code
@@ -38,6 +38,7 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
             node = docstring_node(classdef.body)
             doc = parse_docstring(str(node.value) if node else None, source.path, classdef.lineno)
     statements = {name: a.node for name, a in assignments.items() if a.node is not None}
+    bindings = top_level_bindings(source, registry.__module__) if source is not None else {}
     entries = []
     for name, value in discovery.registry_items(registry):
         assignment = assignments.get(name)
@@ -51,7 +52,9 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
                 location=SourceLocation(location.path, assignment.line)
                 if assignment and location
                 else None,
-                python=construction(source, assignment.node, registry.__module__, statements)
+                python=construction(
+                    source, assignment.node, registry.__module__, statements, bindings
+                )
                 if source is not None and assignment is not None and assignment.node is not None
                 else "",
             )

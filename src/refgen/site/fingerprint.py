@@ -19,8 +19,10 @@ The roots of each kind of page:
 
 Each node of the graph is resolved and digested once per build, so the whole
 site's fingerprints cost time linear in the source they reach. What a file
-holds is kept across builds by content (:class:`~refgen.analysis.reach_index.IndexStore`):
-a build in which nothing changed parses nothing. A page that reaches code
+holds is kept across builds by content (:class:`~refgen.analysis.reach_index.IndexStore`),
+and what planning needs of each class by the digest of its reach
+(:mod:`refgen.site.outline`): a build in which nothing changed parses and
+analyses nothing. A page that reaches code
 whose dependencies cannot be known (a module imported by a name the code
 computes) gets a fingerprint that matches nothing: it is composed again at
 every build and compared, never taken as unchanged.
@@ -46,6 +48,7 @@ from refgen.analysis.model import Problem, SourceLocation, WarningKind
 from refgen.analysis.reach import Node, Reach
 from refgen.analysis.reach_digest import Digest, DigestGraph
 from refgen.analysis.reach_index import IndexStore
+from refgen.site.outline import OUTLINES, Outline, Outlines
 from refgen.site.plan import PlannedPage
 
 if TYPE_CHECKING:
@@ -79,52 +82,86 @@ class Fingerprints:
         return Problem(WarningKind.REACH, message, SourceLocation(path, line), "")
 
 
-def fingerprint_pages(
-    project: Project, pages: Sequence[PlannedPage], store: Path | None = None
-) -> Fingerprints:
-    """A fingerprint per page of the source its content can depend on, with refgen's
-    settings and versions; the reach index is kept in ``store`` across builds."""
-    roots = project.package_roots()
-    index_store = IndexStore(store)
-    reach = Reach(project.cache.module_source, source_folders(roots), index_store)
-    digests = DigestGraph(reach)
-    pager = _PageRoots(project, reach, digests)
-    common = (
-        __version__,
-        pint.__version__,
-        sys.version,
-        repr(project.settings),
-        data_files_digest(roots),
-    )
-    result = Fingerprints()
-    # A category shows its classes' figures: their fingerprints are taken first.
-    in_order = sorted(pages, key=lambda planned: planned.kind == "category")
-    for page in project.progress(in_order, "fingerprinting pages"):
-        found, _error = call_user_code(pager.digest, page, result.by_page)
-        if found is None or found.unknowable:
-            result.by_page[page.docname] = f"unknown: {uuid.uuid4()}"
-            if found is not None:
-                result.unknowable[page.docname] = sorted(
-                    place for node in found.unknowable for place in reach.unknowable[node]
-                )
-            continue
-        extra = (page.kind, page.argument, *page.children, *common)
-        result.by_page[page.docname] = digests.combined((), *extra, also=[found]).hexdigest
-    reach.forget_syntax()
-    index_store.save()
-    return result
+class SiteIndex:
+    """The reach graph of one project for one build: class outlines for planning, then
+    each page's fingerprint. ``folder`` (a build's doctree folder) keeps what it learns
+    of each file and class for the next build."""
 
-
-class _PageRoots:
-    """The roots of each kind of page in the reach graph, combined into one digest."""
-
-    def __init__(self, project: Project, reach: Reach, digests: DigestGraph) -> None:
+    def __init__(self, project: Project, folder: Path | None = None) -> None:
         self.project = project
-        self.reach = reach
-        self.digests = digests
+        roots = project.package_roots()
+        self.store = IndexStore(folder / STORE if folder else None)
+        self.reach = Reach(project.cache.module_source, source_folders(roots), self.store)
+        self.digests = DigestGraph(self.reach)
+        self.outlines = Outlines(project, folder / OUTLINES if folder else None)
+        self.common = (
+            __version__,
+            pint.__version__,
+            sys.version,
+            repr(project.settings),
+            data_files_digest(roots),
+        )
+        self._classes: dict[type, Digest | None] = {}
         self._registry_statements: Digest | None = None
 
-    def digest(self, page: PlannedPage, earlier: dict[str, str]) -> Digest:
+    # ------------------------------------------------------------------ planning
+
+    def outline(self, cls: type) -> Outline:
+        """What planning and fingerprinting need of ``cls``, analysed only if what it
+        reaches changed since the last build."""
+        digest = self.class_digest(cls)
+        known = digest.hexdigest if digest is not None and not digest.unknowable else None
+        return self.outlines.of(cls, known)
+
+    def class_digest(self, cls: type) -> Digest | None:
+        """The class, its bases and what they reach (None when it cannot be taken)."""
+        if cls not in self._classes:
+            found, _error = call_user_code(
+                lambda: self.digests.combined(self.reach.of_class(cls), *self.common)
+            )
+            self._classes[cls] = found
+        return self._classes[cls]
+
+    def helper_modules(self) -> list[str]:
+        """The modules of every helper a class calls or references, first seen first."""
+        found: dict[str, None] = {}
+        for cls in self.project.classes:
+            found.update(dict.fromkeys(self.outline(cls).helper_modules))
+        return list(found)
+
+    def problems(self) -> list[Problem]:
+        """The classes that cannot be analysed."""
+        outlines = (self.outline(cls) for cls in self.project.classes)
+        return [outline.problem for outline in outlines if outline.problem is not None]
+
+    # ------------------------------------------------------------------ fingerprints
+
+    def fingerprints(self, pages: Sequence[PlannedPage]) -> Fingerprints:
+        """A fingerprint per page of the source its content can depend on, with refgen's
+        settings and versions."""
+        result = Fingerprints()
+        # A category shows its classes' figures: their fingerprints are taken first.
+        in_order = sorted(pages, key=lambda planned: planned.kind == "category")
+        for page in self.project.progress(in_order, "fingerprinting pages"):
+            found, _error = call_user_code(self._page_digest, page, result.by_page)
+            if found is None or found.unknowable:
+                result.by_page[page.docname] = f"unknown: {uuid.uuid4()}"
+                if found is not None:
+                    result.unknowable[page.docname] = sorted(
+                        place for node in found.unknowable for place in self.reach.unknowable[node]
+                    )
+                continue
+            extra = (page.kind, page.argument, *page.children, *self.common)
+            result.by_page[page.docname] = self.digests.combined((), *extra, also=[found]).hexdigest
+        return result
+
+    def save(self) -> None:
+        """Keep what this build learnt for the next, and let go of syntax trees."""
+        self.reach.forget_syntax()
+        self.store.save()
+        self.outlines.save()
+
+    def _page_digest(self, page: PlannedPage, earlier: dict[str, str]) -> Digest:
         match page.kind:
             case "scenario":
                 return self._class_page(page.argument)
@@ -133,7 +170,7 @@ class _PageRoots:
                 # their pages' fingerprints.
                 folder = page.docname.rpartition("/")[0]
                 shown = [earlier.get(f"{folder}/{child}", "") for child in page.children]
-                return self.digests.combined((), repr(self.project.module(page.argument)), *shown)
+                return self.digests.combined((), _module_text(page.argument), *shown)
             case "helpers":
                 module = self.project.resolve(page.argument)
                 roots = self._files([discovery.module_file(page.argument) or ""])
@@ -146,20 +183,18 @@ class _PageRoots:
         return self.digests.combined(())
 
     def _class_page(self, dotted: str) -> Digest:
-        project = self.project
-        cls = project.resolve(dotted)
+        cls = self.project.resolve(dotted)
         roots = self.reach.of_class(cls)
         entries, extra = self._entries(cls)
-        scenario = project.scenario(cls)
-        examples = scenario.docstring.examples
+        examples = self.outline(cls).examples
         if examples is not None:  # what they run decides whether they pass
-            parsed = doctest.DocTestParser().get_examples(examples.text)
+            parsed = doctest.DocTestParser().get_examples(examples)
             code = "\n".join(example.source for example in parsed)
             roots.append(self.reach.of_code(code, cls.__module__, f"<examples of {dotted}>"))
         return self.digests.combined(
             [*roots, *entries],
             *extra,
-            f"category of {dotted}\0{scenario.category}",
+            f"category of {dotted}\0{_module_text(cls.__module__)}",
             also=[self._statements()],
         )
 
@@ -195,3 +230,10 @@ class _PageRoots:
 
     def _files(self, paths: Iterable[str]) -> list[Node]:
         return [node for path in paths if (node := self.reach.of_file(path)) is not None]
+
+
+def _module_text(module_name: str) -> str:
+    """What a category's title and description are made of: its module's docstring and
+    file (the setting that may retitle it is in every fingerprint)."""
+    module = sys.modules.get(module_name)
+    return f"{module_name}\0{getattr(module, '__file__', '')}\0{getattr(module, '__doc__', '')}"

@@ -71,8 +71,9 @@ def registry_pages(root: str, qualname: str, entries: int) -> list[PlannedPage]:
     return [PlannedPage(f"{root}/registry", "registry", qualname, children), *parts]
 
 
-def plan_pages(project: Project) -> list[PlannedPage]:
-    """One page per category, class and helper module, the registry page and the index."""
+def plan_pages(project: Project, helper_modules: list[str] | None = None) -> list[PlannedPage]:
+    """One page per category, class and helper module, the registry page and the index;
+    ``helper_modules`` when the caller knows them already (:mod:`refgen.site.outline`)."""
     root = project.settings.root
     pages: list[PlannedPage] = []
     index: list[str] = []
@@ -86,7 +87,7 @@ def plan_pages(project: Project) -> list[PlannedPage]:
             PlannedPage(f"{folder}/{page}", "scenario", discovery.dotted_path(cls))
             for page, cls in zip(names, classes, strict=True)
         ]
-    for name in project.helper_modules():
+    for name in project.helper_modules() if helper_modules is None else helper_modules:
         index.append(f"helpers/{name}")
         pages.append(PlannedPage(f"{root}/helpers/{name}", "helpers", name))
     registry = project.registry

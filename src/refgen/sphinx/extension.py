@@ -30,7 +30,7 @@ from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.render import blocks
 from refgen.render.compose import recorded_pages
-from refgen.site.fingerprint import STORE, fingerprint_pages
+from refgen.site.fingerprint import SiteIndex
 from refgen.site.plan import PlannedPage, plan_pages
 from refgen.sphinx import (
     directives,
@@ -79,12 +79,15 @@ def _generate_pages(app: Sphinx) -> None:
     memory.freeze_what_sphinx_loaded()
     project.load()
     memory.freeze_what_lives_on()  # the library and its registry
-    pages = plan_pages(project)
-    report(project.problems, project.settings)
+    # What the last build learnt of each file and class is kept in the doctree folder.
+    site = SiteIndex(project, Path(app.doctreedir))
+    pages = plan_pages(project, site.helper_modules())
+    report([*project.problems, *site.problems()], project.settings)
     if project.settings.checks:
         report(check_problems(project), project.settings)
     project.registry_files()  # found once here: for a broken registry, that means importing it
-    fingerprints = fingerprint_pages(project, pages, Path(app.doctreedir) / STORE)
+    fingerprints = site.fingerprints(pages)
+    site.save()
     unknowable = fingerprints.problem()
     if unknowable is not None:
         report([unknowable], project.settings)

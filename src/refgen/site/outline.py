@@ -1,0 +1,93 @@
+"""Class outlines: what planning and fingerprinting need of a class, kept across builds.
+
+The site plan needs the helper modules each class calls (their pages), and a
+class page's fingerprint needs the code of the class's examples (what they
+run decides whether they pass). Both come from analysing the class
+(:mod:`refgen.analysis.scenarios`): on a library of hundreds of classes, most
+of what a rebuild in which little changed would do besides importing it.
+
+An :class:`Outline` is kept with the digest of everything the class reaches
+(:mod:`refgen.analysis.reach_digest`), refgen's settings and versions: while
+that digest is unchanged so is the outline, and the class is not analysed
+again. A class that reaches code whose dependencies cannot be known is
+analysed at every build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from refgen.analysis import discovery, modules
+from refgen.analysis.model import Problem, ScenarioDoc
+from refgen.files import replace_atomically
+
+if TYPE_CHECKING:
+    from refgen.project import Project
+
+OUTLINES = "refgen-outlines.pickle"
+"""The file, in a build's doctree folder, that keeps the outlines across builds."""
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What the site needs of one class besides its page."""
+
+    helper_modules: tuple[str, ...] = ()
+    """The modules of the helpers it calls or references, first seen first."""
+    examples: str | None = None
+    """The code of its Examples section, if it has one."""
+    problem: Problem | None = None
+    """Why it cannot be analysed (then it has no page's worth of anything else)."""
+
+    @staticmethod
+    def of(scenario: ScenarioDoc) -> Outline:
+        examples = scenario.docstring.examples
+        return Outline(
+            tuple(modules.helper_modules([scenario])),
+            examples.text if examples is not None else None,
+        )
+
+
+class Outlines:
+    """The outline of each class of a project, kept in ``path`` by the digest of what the
+    class reaches."""
+
+    def __init__(self, project: Project, path: Path | None = None) -> None:
+        self.project = project
+        self.path = path
+        self._kept: dict[str, tuple[str, Outline]] = self._load()
+        self._current: dict[str, tuple[str, Outline]] = {}
+
+    def _load(self) -> dict[str, tuple[str, Outline]]:
+        if self.path is None:
+            return {}
+        try:
+            kept = pickle.loads(self.path.read_bytes())
+        except Exception:  # missing, damaged, or made by another refgen
+            return {}
+        return kept if isinstance(kept, dict) else {}
+
+    def of(self, cls: type, digest: str | None) -> Outline:
+        """The outline of ``cls``, whose reach has ``digest`` (None: not known)."""
+        dotted = discovery.dotted_path(cls)
+        kept = self._kept.get(dotted)
+        if digest is not None and kept is not None and kept[0] == digest:
+            outline = kept[1]
+        else:
+            scenario, problem = self.project.analyse(cls)
+            outline = Outline.of(scenario) if scenario is not None else Outline(problem=problem)
+        if digest is not None:
+            self._current[dotted] = (digest, outline)
+        return outline
+
+    def save(self) -> None:
+        """Keep the outlines of this build's classes."""
+        if self.path is None or self._current == self._kept:
+            return
+        data = pickle.dumps(self._current, pickle.HIGHEST_PROTOCOL)
+        with contextlib.suppress(OSError):  # the file only saves time
+            replace_atomically(self.path, data)
