@@ -85,15 +85,23 @@ def analyse_helper(read: Reader, function: Any) -> HelperDoc:
 
 def helper_modules(scenarios: Iterable[ScenarioDoc]) -> list[str]:
     """Modules of every helper that a scenario references or calls, first seen first."""
-    modules: dict[str, None] = {}
-    for scenario in scenarios:
-        targets = [r.target for r in scenario.docstring.implementation_references]
-        targets += [h for d in scenario.derived for h in d.equation.helpers]
-        for target in targets:
-            module = _defining_module(target) if target else None
-            if module:
-                modules.setdefault(module)
-    return list(modules)
+    return modules_of(target for scenario in scenarios for target in helper_targets(scenario))
+
+
+def helper_targets(scenario: ScenarioDoc) -> list[str]:
+    """The dotted paths a scenario references (its References) or calls as helpers."""
+    targets = [r.target for r in scenario.docstring.implementation_references if r.target]
+    return targets + [h for d in scenario.derived for h in d.equation.helpers]
+
+
+def modules_of(targets: Iterable[str]) -> list[str]:
+    """The modules that define the functions ``targets`` name, first seen first."""
+    found: dict[str, None] = {}
+    for target in targets:
+        module = _defining_module(target) if target else None
+        if module:
+            found.setdefault(module)
+    return list(found)
 
 
 def _defining_module(dotted: str) -> str | None:

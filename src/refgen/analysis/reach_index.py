@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from refgen import __version__
+from refgen.analysis import source as source_module
 from refgen.analysis.source import ModuleSource, dotted_name
 from refgen.collector import collector_paused
 from refgen.files import replace_atomically
@@ -373,11 +374,10 @@ def parse_text(path: str, data: bytes) -> ModuleSource:
 # ---------------------------------------------------------------------- the store
 
 
-STORE_VERSION = " ".join(
-    [__version__, sys.version, hashlib.sha256(Path(__file__).read_bytes()).hexdigest()]
-)
-"""Indices are kept only for the refgen, the Python (``ast`` changes) and the version of
-this module that made them."""
+_MADE_BY = Path(__file__).read_bytes() + Path(source_module.__file__).read_bytes()
+STORE_VERSION = f"{__version__} {sys.version} {hashlib.sha256(_MADE_BY).hexdigest()}"
+"""Indices are kept only for the refgen, the Python (``ast`` changes) and the versions of
+this module and of :mod:`refgen.analysis.source` that made them."""
 
 
 class IndexStore:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 import pint
 
 from refgen import __version__
-from refgen.analysis import discovery
+from refgen.analysis import discovery, modules
 from refgen.analysis.dependencies import data_files_digest, source_folders
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
@@ -124,10 +124,8 @@ class SiteIndex:
 
     def helper_modules(self) -> list[str]:
         """The modules of every helper a class calls or references, first seen first."""
-        found: dict[str, None] = {}
-        for cls in self.project.classes:
-            found.update(dict.fromkeys(self.outline(cls).helper_modules))
-        return list(found)
+        outlines = [self.outline(cls) for cls in self.project.classes]
+        return modules.modules_of(t for outline in outlines for t in outline.helper_targets)
 
     def problems(self) -> list[Problem]:
         """The classes that cannot be analysed."""

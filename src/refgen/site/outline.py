@@ -16,12 +16,14 @@ analysed at every build.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from refgen.analysis import discovery, modules
+from refgen import __version__
+from refgen.analysis import discovery, model, modules
 from refgen.analysis.model import Problem, ScenarioDoc
 from refgen.files import replace_atomically
 
@@ -31,13 +33,20 @@ if TYPE_CHECKING:
 OUTLINES = "refgen-outlines.pickle"
 """The file, in a build's doctree folder, that keeps the outlines across builds."""
 
+VERSION = hashlib.sha256(
+    Path(__file__).read_bytes() + Path(model.__file__).read_bytes() + __version__.encode()
+).hexdigest()
+"""Outlines are kept only for the refgen that made them (this module and the record of
+a problem as they were)."""
+
 
 @dataclass(frozen=True)
 class Outline:
     """What the site needs of one class besides its page."""
 
-    helper_modules: tuple[str, ...] = ()
-    """The modules of the helpers it calls or references, first seen first."""
+    helper_targets: tuple[str, ...] = ()
+    """The helpers it calls or references (dotted paths): where each is defined is looked
+    up at every build (a function that moved to another module moves its page)."""
     examples: str | None = None
     """The code of its Examples section, if it has one."""
     problem: Problem | None = None
@@ -47,7 +56,7 @@ class Outline:
     def of(scenario: ScenarioDoc) -> Outline:
         examples = scenario.docstring.examples
         return Outline(
-            tuple(modules.helper_modules([scenario])),
+            tuple(modules.helper_targets(scenario)),
             examples.text if examples is not None else None,
         )
 
@@ -66,10 +75,10 @@ class Outlines:
         if self.path is None:
             return {}
         try:
-            kept = pickle.loads(self.path.read_bytes())
+            version, kept = pickle.loads(self.path.read_bytes())
         except Exception:  # missing, damaged, or made by another refgen
             return {}
-        return kept if isinstance(kept, dict) else {}
+        return kept if version == VERSION and isinstance(kept, dict) else {}
 
     def of(self, cls: type, digest: str | None) -> Outline:
         """The outline of ``cls``, whose reach has ``digest`` (None: not known)."""
@@ -88,6 +97,6 @@ class Outlines:
         """Keep the outlines of this build's classes."""
         if self.path is None or self._current == self._kept:
             return
-        data = pickle.dumps(self._current, pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((VERSION, self._current), pickle.HIGHEST_PROTOCOL)
         with contextlib.suppress(OSError):  # the file only saves time
             replace_atomically(self.path, data)
