@@ -18,6 +18,7 @@ from docutils.utils import new_document
 from refgen.analysis import cache
 from refgen.analysis.source import ModuleSource, parse_module
 from refgen.project import Project
+from refgen.sphinx import extension
 from refgen.sphinx.memory import take_apart
 from refgen.testing import ISOLATED_VARIABLE, ScenarioProject, write_scenario_project
 
@@ -297,10 +298,10 @@ def test_a_module_is_parsed_once_though_its_tree_is_let_go(
 def test_a_build_that_fails_while_planning_leaves_nothing_frozen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def fail(self: Project) -> None:
+    def fail(project: Project, helper_modules: list[str] | None = None) -> None:
         raise RuntimeError("planning failed")
 
-    monkeypatch.setattr(Project, "pages", fail)
+    monkeypatch.setattr(extension, "plan_pages", fail)
     monkeypatch.delenv(ISOLATED_VARIABLE, raising=False)  # the failure is this process's
     result = shapes_project(tmp_path, "").build("html")
     assert result.returncode != 0

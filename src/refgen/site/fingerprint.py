@@ -124,7 +124,8 @@ class SiteIndex:
 
     def helper_modules(self) -> list[str]:
         """The modules of every helper a class calls or references, first seen first."""
-        outlines = [self.outline(cls) for cls in self.project.classes]
+        classes = self.project.progress(self.project.classes, "analysing scenario classes")
+        outlines = [self.outline(cls) for cls in classes]
         return modules.modules_of(t for outline in outlines for t in outline.helper_targets)
 
     def problems(self) -> list[Problem]:
