@@ -98,10 +98,7 @@ class ReachFiles:
             data = Path(path).read_bytes()
         except OSError:
             return None
-        try:
-            return self.store.index(path, data, lambda: self._source(path, data))
-        except (SyntaxError, ValueError, UnicodeDecodeError):
-            return None
+        return self.store.index(path, data, lambda: self._source(path, data))
 
     def _source(self, path: str, data: bytes) -> ModuleSource:
         """``path``'s syntax as ``data`` holds it: the shared parse when it is of the same
@@ -145,7 +142,7 @@ class ReachFiles:
             found = parsed.nodes.get(local) if parsed is not None else None
             if parsed is None or found is None:
                 return None
-            index.facts[local] = node_facts(path, parsed.source, found, local)
+            index.facts[local] = node_facts(path, parsed.source, found, local, index._previous)
             index.changed = True
         return index.facts[local]
 

@@ -136,9 +136,15 @@ class FileIndex:
     -> the node found, if any."""
     changed: bool = False
     """Filled in since it was loaded: the store writes it again."""
+    _previous: dict[Local, NodeFacts] = field(default_factory=dict)
+    """The facts of the file's last version (not kept): a node whose text did not change
+    keeps them."""
 
     def __getstate__(self) -> dict[str, object]:
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state, _previous={})
 
 
 class Parsed:
@@ -339,7 +345,15 @@ def _globals_set(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     }
 
 
-def node_facts(path: str, source: ModuleSource, node: ast.AST, local: Local) -> NodeFacts:
+def node_facts(
+    path: str,
+    source: ModuleSource,
+    node: ast.AST,
+    local: Local,
+    previous: dict[Local, NodeFacts] | None = None,
+) -> NodeFacts:
+    """A node's facts; those of ``previous`` (the file's last version) when its text, and
+    so everything else about it, is unchanged."""
     if local == SNIPPET:  # the whole text: its imports bind for every later line
         whole = ast.If(test=ast.Constant(True), body=source.tree.body, orelse=[])
         return NodeFacts(
@@ -348,12 +362,11 @@ def node_facts(path: str, source: ModuleSource, node: ast.AST, local: Local) -> 
             imports_in(whole),
             uses_in(source.tree),
         )
-    return NodeFacts(
-        unit_digest(path, local[0], definition_text(source, node)),
-        tuple(sorted(set(references(node)))),
-        imports_in(node),
-        uses_in(node),
-    )
+    unit = unit_digest(path, local[0], definition_text(source, node))
+    earlier = (previous or {}).get(local)
+    if earlier is not None and earlier.unit == unit:
+        return earlier
+    return NodeFacts(unit, tuple(sorted(set(references(node)))), imports_in(node), uses_in(node))
 
 
 def definition_text(source: ModuleSource, node: ast.AST) -> str:
@@ -405,7 +418,13 @@ class IndexStore:
         digest = file_digest(data)
         kept = self._kept.get(path)
         if kept is None or kept.digest != digest:
-            kept = index_module(path, digest, parse())
+            previous = kept
+            try:
+                kept = index_module(path, digest, parse())
+            except (SyntaxError, ValueError, UnicodeDecodeError):  # its text still counts
+                kept = FileIndex(path, digest, changed=True)
+            # Facts of the nodes an edit left as they were are the same facts.
+            kept._previous = previous.facts if previous is not None else {}
         self._current[path] = kept
         return kept
 

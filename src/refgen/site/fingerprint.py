@@ -103,6 +103,7 @@ class SiteIndex:
         )
         self._classes: dict[type, Digest | None] = {}
         self._registry_statements: Digest | None = None
+        self._planned: dict[str, PlannedPage] = {}
 
     # ------------------------------------------------------------------ planning
 
@@ -139,8 +140,9 @@ class SiteIndex:
         """A fingerprint per page of the source its content can depend on, with refgen's
         settings and versions."""
         result = Fingerprints()
-        # A category shows its classes' figures: their fingerprints are taken first.
+        # A category shows its classes' headline figures: their fingerprints come first.
         in_order = sorted(pages, key=lambda planned: planned.kind == "category")
+        self._planned = {page.docname: page for page in pages}
         for page in self.project.progress(in_order, "fingerprinting pages"):
             found, _error = call_user_code(self._page_digest, page, result.by_page)
             if found is None or found.unknowable:
@@ -165,11 +167,9 @@ class SiteIndex:
             case "scenario":
                 return self._class_page(page.argument)
             case "category":
-                # The module's docstring, and its classes' summaries and headline figures:
-                # their pages' fingerprints.
                 folder = page.docname.rpartition("/")[0]
-                shown = [earlier.get(f"{folder}/{child}", "") for child in page.children]
-                return self.digests.combined((), _module_text(page.argument), *shown)
+                rows = [self._row(f"{folder}/{child}", earlier) for child in page.children]
+                return self.digests.combined((), _module_text(page.argument), *rows)
             case "helpers":
                 module = self.project.resolve(page.argument)
                 roots = self._files([discovery.module_file(page.argument) or ""])
@@ -180,6 +180,17 @@ class SiteIndex:
             case "registry" | "registry-part":
                 return self.digests.combined(self._files(self.project.registry_files()))
         return self.digests.combined(())
+
+    def _row(self, docname: str, earlier: dict[str, str]) -> str:
+        """What a category's table shows of one class: its name and summary, and its
+        headline figure, a computed value that only the class page's fingerprint covers."""
+        planned = self._planned.get(docname)
+        if planned is None or planned.kind != "scenario":
+            return earlier.get(docname, "")
+        outline = self.outline(self.project.resolve(planned.argument))
+        if outline.headline or outline.problem is not None:
+            return earlier.get(docname, "")
+        return outline.row
 
     def _class_page(self, dotted: str) -> Digest:
         cls = self.project.resolve(dotted)

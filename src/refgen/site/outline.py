@@ -51,13 +51,22 @@ class Outline:
     """The code of its Examples section, if it has one."""
     problem: Problem | None = None
     """Why it cannot be analysed (then it has no page's worth of anything else)."""
+    row: str = ""
+    """Its row in its category's table: name, summary and where they are written, and the
+    name of its headline attribute (whose figure the category shows too)."""
+    headline: bool = False
+    """Whether the row shows a headline figure: a computed value, which only the class
+    page's fingerprint covers."""
 
     @staticmethod
     def of(scenario: ScenarioDoc) -> Outline:
         examples = scenario.docstring.examples
+        row = (scenario.name, scenario.docstring.summary, scenario.location, scenario.headline)
         return Outline(
             tuple(modules.helper_targets(scenario)),
             examples.text if examples is not None else None,
+            row=repr(row),
+            headline=scenario.headline is not None and bool(scenario.registry_entries),
         )
 
 
