@@ -7,6 +7,8 @@ formula, is checked against that formula exactly, and the test says so.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from refgen_scenarios import Scenarios, ureg
@@ -88,8 +90,26 @@ def test_alpha_beta_allreduce_terms() -> None:
     bandwidth_seconds = 2 * 63 / 64 * 15e9 / 12.5e9
     assert magnitude(big.bandwidth_term, "s") == pytest.approx(bandwidth_seconds, rel=1e-12)
     assert magnitude(big.time, "s") == pytest.approx(bandwidth_seconds + 1260e-6, rel=1e-12)
-    # At the crossover size the two terms are equal: n × α × B = 8 MB.
-    assert magnitude(big.crossover_bytes, "MB") == pytest.approx(8, rel=1e-12)
+    # At the ring's crossover size its two terms are equal: n × α × B = 8 MB,
+    # n times the point-to-point crossover α × B = 125 kB. Computed, not printed.
+    assert magnitude(big.ring_crossover_bytes, "MB") == pytest.approx(8, rel=1e-12)
+    assert magnitude(big.point_to_point_crossover, "kB") == pytest.approx(125, rel=1e-12)
+
+
+def test_ring_crossover_is_where_its_two_terms_meet() -> None:
+    # The ring's latency term 2(n - 1)α equals its bandwidth term
+    # 2(n - 1)/n × M/B exactly when M = nαB; the textbook's n* = αB is the
+    # point-to-point crossover, n times smaller. Exact, for every α-β entry.
+    for ring in (
+        Scenarios.Zero7p5BGradientAllReduceAlphaBeta,
+        Scenarios.RingAllReduceOneGigabyteOn256Gpus,
+        Scenarios.RingAllReduceTopKCompressedOn256Gpus,
+    ):
+        at_crossover = dataclasses.replace(ring, message_bytes=ring.ring_crossover_bytes)
+        assert at_crossover.latency_share == pytest.approx(0.5, rel=1e-12)
+        ring_bytes = magnitude(ring.ring_crossover_bytes, "B")
+        point_bytes = magnitude(ring.point_to_point_crossover, "B")
+        assert ring_bytes == pytest.approx(ring.devices * point_bytes, rel=1e-12)
 
 
 def test_alpha_beta_small_messages_are_latency_bound() -> None:

@@ -633,6 +633,18 @@ def test_textbook_ring_allreduce_of_1_gb_on_256_gpus_is_42_4_ms() -> None:
     assert magnitude(ring.time, "ms") == pytest.approx(42.4, abs=0.05)
 
 
+def test_textbook_crossover_on_infiniband_ndr_is_250_kb() -> None:
+    # "Communication Foundations", equation "crossover" (n* = α × β) and the
+    # worked example "Crossover on InfiniBand NDR": 5 µs × 50 GB/s = "250
+    # KB", a whole number of kilobytes (the book's cell formats it with no
+    # decimals; its KB is decimal, as its GB/s is). The entry's inputs are
+    # α and β; its point-to-point crossover gives the printed figure, and its
+    # ring crossover (n times larger) is a different quantity.
+    ring = Scenarios.RingAllReduceOneGigabyteOn256Gpus
+    assert magnitude(ring.point_to_point_crossover, "kB") == pytest.approx(250, abs=0.5)
+    assert magnitude(ring.ring_crossover_bytes, "MB") == pytest.approx(256 * 0.25, rel=1e-12)
+
+
 def test_textbook_compressed_allreduce_is_3_2_ms() -> None:
     # Worked example "Is top-k compression worth it?": the same ring carrying
     # 1 GB / 64; "Compressed communication" 3.2 ms, one decimal. Latency is

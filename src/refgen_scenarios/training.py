@@ -891,15 +891,20 @@ class AlphaBetaAllReduceScenario:
     step pays a start-up latency α, and moves one n-th of the message at
     link_bandwidth. For large messages the bandwidth term dominates and the
     time approaches that of RingAllReduceScenario; for small ones the
-    2(n - 1)α of latency does, whatever the bandwidth. The two are equal at
-    crossover_bytes. The bus bandwidth rescales the achieved rate so that it
-    tends to link_bandwidth, as collective benchmarks report it.
+    2(n - 1)α of latency does, whatever the bandwidth. Two sizes mark the
+    change of regime. One point-to-point message of point_to_point_crossover
+    bytes spends as long starting up as moving bytes: α × β, the textbook's
+    n*. The ring's own two terms are equal at ring_crossover_bytes, n times
+    larger, because each of its steps moves only an n-th of the message. The
+    bus bandwidth rescales the achieved rate so that it tends to
+    link_bandwidth, as collective benchmarks report it.
 
     Notes
     -----
     Equation: time = 2(n - 1) × latency + 2(n - 1)/n × message_bytes /
-        link_bandwidth; crossover_bytes = n × latency × link_bandwidth;
-        bus_bandwidth = message_bytes / time × 2(n - 1)/n.
+        link_bandwidth; point_to_point_crossover = latency × link_bandwidth;
+        ring_crossover_bytes = n × latency × link_bandwidth; bus_bandwidth =
+        message_bytes / time × 2(n - 1)/n.
     Assumptions: Every link runs at full bandwidth at once; the same latency
         for every step.
     Excludes: Reduction arithmetic, contention, tree and hierarchical
@@ -921,8 +926,12 @@ class AlphaBetaAllReduceScenario:
       harvard-edge, mlsysbook.ai), Volume II, appendix "Communication
       Foundations": Table "α-β Parameters by Interconnect" (InfiniBand NDR:
       α = 5 µs, β = 50 GB/s; RoCE v2 (100 GbE): α = 10 µs, β = 12.5 GB/s,
-      the ZeRO entry's link), equation "Ring AllReduce time" (T = 2(N -
-      1)/N × M/β + 2(N - 1)α, this class's time), the worked example "Ring
+      the ZeRO entry's link), the crossover message size of a point-to-point
+      transfer (equation "crossover", n* = α × β, this class's
+      point_to_point_crossover, not its ring_crossover_bytes) with the
+      worked example "Crossover on InfiniBand NDR" (5 µs × 50 GB/s = 250
+      KB), equation "Ring AllReduce time" (T = 2(N - 1)/N × M/β + 2(N -
+      1)α, this class's time), the worked example "Ring
       vs. tree AllReduce" (1 GB on 256 GPUs: about 42.4 ms) and, in section
       "Compression Economics", the worked example "Is top-k compression
       worth it?" (the same gradient compressed 64 times: 3.2 ms of
@@ -934,7 +943,8 @@ class AlphaBetaAllReduceScenario:
       Systems.Fabrics.RoCE_100G.latency_us (ROCE_LATENCY_US = 10) and its β
       Systems.Fabrics.Ethernet_100G.bandwidth (100 Gbit/s, formatted to one
       decimal of GB/s); the rendered page was not read. No source prints
-      the ZeRO entry's time.
+      the ZeRO entry's time, nor any ring_crossover_bytes: the ring's
+      crossover is computed, not printed.
 
     Examples
     --------
@@ -944,8 +954,13 @@ class AlphaBetaAllReduceScenario:
     1.26 ms
     >>> print(round(big.time.to('s'), 3))
     2.364 s
-    >>> print(round(big.crossover_bytes, 1))
+    >>> print(round(big.ring_crossover_bytes, 1))
     8.0 MB
+
+    The textbook's point-to-point crossover on InfiniBand NDR:
+
+    >>> print(Scenarios.RingAllReduceOneGigabyteOn256Gpus.point_to_point_crossover)
+    250.0 kB
 
     The textbook's two worked examples on 256 GPUs; compressed, the
     gradient is small enough that latency takes most of the time:
@@ -1000,9 +1015,14 @@ class AlphaBetaAllReduceScenario:
         return (self.latency_term / self.time).to('').magnitude
 
     @property
-    def crossover_bytes(self) -> Quantity:
-        """Message size in MB at which the latency and bandwidth terms are equal."""
-        return (self.devices * self.latency * self.link_bandwidth).to('MB')
+    def point_to_point_crossover(self) -> Quantity:
+        """One message's size in kB whose start-up takes as long as its transfer, α × β (n*)."""
+        return (self.latency * self.link_bandwidth).to('kB')
+
+    @property
+    def ring_crossover_bytes(self) -> Quantity:
+        """All-reduce size in MB at which the ring's two terms are equal, n × α × β."""
+        return (self.devices * self.point_to_point_crossover).to('MB')
 
     @property
     def algorithm_bandwidth(self) -> Quantity:
