@@ -321,21 +321,31 @@ class HardwareFlopsUtilizationScenario:
 
     Model FLOPs utilization (MFU) credits a run only with the operations the
     model needs; hardware FLOPs utilization (HFU) also counts the operations
-    recomputation repeats, which the hardware does perform. For the same
-    iteration time, HFU is MFU times the ratio of hardware to model FLOPs.
-    Selective recomputation repeats only the attention core, so the two stay
-    close; full recomputation repeats each layer's forward pass, adding about
-    a third.
+    recomputation repeats, which the hardware does perform. Both divide by
+    the same measured iteration time, so HFU is MFU times the ratio of
+    hardware to model FLOPs. Selective recomputation repeats only the
+    attention core, so the two stay close. Full recomputation repeats each
+    layer's forward pass, about a third more hardware FLOPs, and so cannot
+    keep the measured iteration time: at the hardware FLOP rate of the
+    measured run its iteration is full_recompute_slowdown times longer, and
+    its MFU falls to full_recompute_mfu. That MFU is this class's model,
+    computed, not printed.
 
     Notes
     -----
     Equation: model FLOPs = 72Bslh²(1 + s/6h + V/12hl); with selective
         recomputation 72Bslh²(1 + s/3h + V/12hl); with full recomputation
-        96Bslh²(1 + s/6h + V/16hl); hfu = mfu × hardware FLOPs / model FLOPs.
+        96Bslh²(1 + s/6h + V/16hl); hfu = mfu × hardware FLOPs / model FLOPs;
+        full_recompute_slowdown = full / selective hardware FLOPs;
+        full_recompute_mfu = mfu / full_recompute_slowdown.
     Assumptions: Only matrix multiplications are counted; the logit layer is
-        not recomputed; MFU and HFU share the measured iteration time.
+        not recomputed; MFU and HFU share the measured iteration time. For
+        full recomputation, the hardware keeps the measured run's hardware
+        FLOP rate (its HFU), so the iteration grows with the hardware FLOPs.
     Excludes: Softmax, normalisation and elementwise operations, the
-        optimizer step, and communication.
+        optimizer step, communication, and the larger micro-batches or
+        smaller model parallelism that the memory full recomputation saves
+        would allow.
 
     References
     ----------
@@ -371,8 +381,14 @@ class HardwareFlopsUtilizationScenario:
     >>> trillion = Scenarios.Megatron1TUtilization
     >>> print(f"{trillion.hfu_selective:.1%}")
     57.0%
-    >>> print(f"{trillion.hfu_full:.1%}")
-    75.0%
+
+    With full recomputation at the same hardware FLOP rate, each iteration
+    would take about 32% longer and the MFU would fall in proportion:
+
+    >>> print(round(trillion.full_recompute_slowdown, 3))
+    1.316
+    >>> print(f"{trillion.full_recompute_mfu:.1%}")
+    42.8%
     """
 
     rules: ClassVar[Rules] = input_rules(model_flops_utilization=FRACTION)
@@ -418,9 +434,14 @@ class HardwareFlopsUtilizationScenario:
         return self.model_flops_utilization * self.selective_flops_factor / self.model_flops_factor
 
     @property
-    def hfu_full(self) -> float:
-        """Hardware FLOPs utilization the same iteration time would mean with full recomputation."""
-        return self.model_flops_utilization * self.full_flops_factor / self.model_flops_factor
+    def full_recompute_slowdown(self) -> float:
+        """Iteration time with full over selective recomputation at one hardware FLOP rate."""
+        return self.full_flops_factor / self.selective_flops_factor
+
+    @property
+    def full_recompute_mfu(self) -> float:
+        """MFU of the run redone with full recomputation in its longer iteration (not printed)."""
+        return self.model_flops_utilization / self.full_recompute_slowdown
 
 
 @dataclass(frozen=True, kw_only=True)
