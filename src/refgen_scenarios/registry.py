@@ -127,7 +127,11 @@ class Scenarios:
     )
     """GPT-3 175B as in Table D.1 of the GPT-3 paper, run on 10,000 V100 GPUs at
     the 24.6 TFLOP/s each that Patterson et al. (Table 4) report, out of a
-    125 TFLOP/s peak."""
+    125 TFLOP/s peak. The utilization, 24.6/125 = 19.7%, counts 6 FLOP a
+    parameter a token and no attention: it is not the 21.3% MFU PaLM
+    (section 4.1) gives GPT-3 from the same 24.6 TFLOP/s. With PaLM's
+    attention term it becomes 20.2% (Gpt3ModelFlopsUtilization); the rest of
+    the difference is not explained by anything PaLM prints."""
 
     MegatronGpt3TrainingTime = TrainingComputeScenario(
         parameters=175e9,
@@ -543,6 +547,25 @@ class Scenarios:
         peak_throughput=275 * ureg.TFLOP / ureg.s,
     )
     """PaLM 540B training on 6144 TPU v4 chips (PaLM paper, Appendix B)."""
+
+    Gpt3ModelFlopsUtilization = ModelFlopsUtilizationScenario(
+        parameters=175e9,
+        layers=96,
+        attention_heads=96,
+        head_dim=128,
+        sequence_length=2048,
+        tokens_per_second=10_000 * 24.6e12 / (6 * 175e9) * ureg.token / ureg.s,
+        chips=10_000,
+        peak_throughput=125 * ureg.TFLOP / ureg.s,
+    )
+    """GPT-3 175B (96 layers, 96 heads of 128, 2048-token context; GPT-3
+    paper, Table 2.1) on 10,000 V100s of 125 TFLOP/s peak (Patterson et al.,
+    Table 4), at the 24.6 TFLOP/s a GPU that PaLM section 4.1 calls
+    "non-attention model TFLOP/s": the tokens per second are that rate over 6
+    FLOP a parameter. Its MFU without attention is 24.6/125 = 19.7%, with
+    PaLM's attention term 20.2%; both computed, not printed. PaLM prints
+    21.3% from the same 24.6, which these inputs do not reproduce (see
+    ModelFlopsUtilizationScenario's references)."""
 
     Megatron175BUtilization = HardwareFlopsUtilizationScenario(
         model_flops_utilization=0.514,

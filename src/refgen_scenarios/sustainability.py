@@ -61,7 +61,21 @@ class ModelFlopsUtilizationScenario:
     - Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways", JMLR
       2023 (arXiv:2204.02311), Table 3 and Appendix B (PaLM 540B: 238.3K
       tokens/s on 6144 TPU v4 chips of 275 TFLOP/s peak; 46.2% MFU, 45.7%
-      without the attention term).
+      without the attention term), and section 4.1, "Training Efficiency"
+      (GPT-3's MFU "is 21.3% based on 24.6 non-attention model TFLOP/s per
+      GPU, reported by OpenAI via Patterson et al."; Table 3 lists GPT-3 on
+      V100 at 21.3%). Section 4.1 was read in a stored copy of the paper's
+      text, not in the paper's PDF.
+    - Brown et al., "Language Models are Few-Shot Learners", NeurIPS 2020,
+      Table 2.1 (GPT-3 175B: 96 layers, 96 heads of 128, context of 2048
+      tokens), and Patterson et al., "Carbon Emissions and Large Neural
+      Network Training", arXiv:2104.10350, 2021, Table 4 (GPT-3 on V100s at
+      a measured 24.6 TFLOP/s each; V100 peak 125 TFLOP/s): the inputs of
+      Gpt3ModelFlopsUtilization. From them this class gives 19.7% without
+      the attention term and 20.2% with it, not PaLM's 21.3%: PaLM prints no
+      other input, and 21.3% would need a peak of 118.7 TFLOP/s (or 26.6
+      model TFLOP/s a GPU at 125), which no cited source gives. The
+      difference is not explained.
 
     Examples
     --------
@@ -71,6 +85,13 @@ class ModelFlopsUtilizationScenario:
     46.2%
     >>> print(f"{palm.mfu_without_attention:.1%}")
     45.7%
+
+    GPT-3 at the 24.6 non-attention TFLOP/s a V100 that PaLM's 21.3% is
+    based on; the attention term adds half a point, not 1.6:
+
+    >>> gpt3 = Scenarios.Gpt3ModelFlopsUtilization
+    >>> print(f"{gpt3.mfu_without_attention:.1%} -> {gpt3.mfu:.1%}")
+    19.7% -> 20.2%
     """
 
     rules: ClassVar[Rules] = input_rules(tokens_per_second=RATE, peak_throughput=COMPUTE_RATE)
