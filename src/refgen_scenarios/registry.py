@@ -471,7 +471,10 @@ class Scenarios:
     """Llama 3 405B pre-training (section 3.3.4): 419 unexpected interruptions
     in a 54-day snapshot, on 16,384 H100 GPUs (Table 4) in servers of eight
     (section 3.3.1). Spread over 2,048 nodes that is 3.79 failures per 1,000
-    node-days; the job fails every 3.1 hours."""
+    node-days, and the job fails every 3.1 hours: both computed, not
+    printed. The rate is made from the 419, so expected_failures over the
+    54 days gives the 419 back; that is an identity of the inputs, not a
+    reproduction of the paper's count."""
 
     DalyFigure3Checkpoint = CheckpointIntervalScenario(
         checkpoint_time=5 * ureg.minute,
