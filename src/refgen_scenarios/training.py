@@ -891,13 +891,11 @@ class AlphaBetaAllReduceScenario:
     step pays a start-up latency α, and moves one n-th of the message at
     link_bandwidth. For large messages the bandwidth term dominates and the
     time approaches that of RingAllReduceScenario; for small ones the
-    2(n - 1)α of latency does, whatever the bandwidth. Two sizes mark the
-    change of regime. One point-to-point message of point_to_point_crossover
-    bytes spends as long starting up as moving bytes: α × β, the textbook's
-    n*. The ring's own two terms are equal at ring_crossover_bytes, n times
-    larger, because each of its steps moves only an n-th of the message. The
-    bus bandwidth rescales the achieved rate so that it tends to
-    link_bandwidth, as collective benchmarks report it.
+    2(n - 1)α of latency does. A single message of point_to_point_crossover
+    bytes (α × β, the textbook's n*) takes as long to start as to send; the
+    ring's two terms meet at ring_crossover_bytes, n times more, as each
+    step sends an n-th of the message. The bus bandwidth rescales the rate
+    so that it tends to link_bandwidth, as collective benchmarks report it.
 
     Notes
     -----
@@ -926,12 +924,10 @@ class AlphaBetaAllReduceScenario:
       harvard-edge, mlsysbook.ai), Volume II, appendix "Communication
       Foundations": Table "α-β Parameters by Interconnect" (InfiniBand NDR:
       α = 5 µs, β = 50 GB/s; RoCE v2 (100 GbE): α = 10 µs, β = 12.5 GB/s,
-      the ZeRO entry's link), the crossover message size of a point-to-point
-      transfer (equation "crossover", n* = α × β, this class's
-      point_to_point_crossover, not its ring_crossover_bytes) with the
-      worked example "Crossover on InfiniBand NDR" (5 µs × 50 GB/s = 250
-      KB), equation "Ring AllReduce time" (T = 2(N - 1)/N × M/β + 2(N -
-      1)α, this class's time), the worked example "Ring
+      the ZeRO entry's link), equation "crossover" (n* = α × β, this
+      class's point_to_point_crossover) with the worked example "Crossover
+      on InfiniBand NDR" (250 KB), equation "Ring AllReduce time" (T = 2(N -
+      1)/N × M/β + 2(N - 1)α, this class's time), the worked example "Ring
       vs. tree AllReduce" (1 GB on 256 GPUs: about 42.4 ms) and, in section
       "Compression Economics", the worked example "Is top-k compression
       worth it?" (the same gradient compressed 64 times: 3.2 ms of
@@ -956,11 +952,6 @@ class AlphaBetaAllReduceScenario:
     2.364 s
     >>> print(round(big.ring_crossover_bytes, 1))
     8.0 MB
-
-    The textbook's point-to-point crossover on InfiniBand NDR:
-
-    >>> print(Scenarios.RingAllReduceOneGigabyteOn256Gpus.point_to_point_crossover)
-    250.0 kB
 
     The textbook's two worked examples on 256 GPUs; compressed, the
     gradient is small enough that latency takes most of the time:
