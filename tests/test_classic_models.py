@@ -260,11 +260,36 @@ def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
 def test_informix_disk_utilization_is_0_36() -> None:
     # "U = (A * 1.2) * X = (.03 * 1.2) * 10 = .36": 10 transfers a second,
     # each holding the disk for 30 ms plus 20 percent, two decimals as
-    # printed; the product is exactly 0.36.
+    # printed; the product is exactly 0.36. It is the mean number of
+    # transfers in service: Little's law with the 36 ms service time as W.
     disk = Scenarios.InformixDiskUtilization
-    assert magnitude(disk.time_in_system, "ms") == pytest.approx(36, rel=1e-12)
-    assert disk.mean_in_system == pytest.approx(0.36, rel=1e-12)
-    assert round(disk.mean_in_system, 2) == 0.36
+    assert magnitude(disk.service_time, "ms") == pytest.approx(36, rel=1e-12)
+    assert disk.utilization == pytest.approx(0.36, rel=1e-12)
+    assert round(disk.utilization, 2) == 0.36
+
+
+def test_informix_transaction_takes_0_72_s_and_1_13_s() -> None:
+    # "P = 20 (.03 * 1.2) = 20 * .036 = .72" and "S = P/(1-U) = .72 / (1 -
+    # .36) = .72 / .64 = 1.13": two decimals as printed (.72/.64 is 1.125,
+    # which the guide rounds up to 1.13).
+    disk = Scenarios.InformixDiskUtilization
+    assert magnitude(disk.transaction_processing_time, "s") == pytest.approx(0.72, abs=0.005)
+    assert magnitude(disk.transaction_time, "s") == pytest.approx(0.72 / 0.64, rel=1e-12)
+    assert magnitude(disk.transaction_time, "s") == pytest.approx(1.13, abs=0.005)
+
+
+def test_informix_disk_holds_0_56_transfers_in_the_system() -> None:
+    # Computed, not printed: the guide's own S = P/(1 - U) for one transfer
+    # is 36 ms / 0.64 = 56.25 ms, and Little's law with that time counts
+    # 10/s × 56.25 ms = 0.5625 transfers at the disk, in service or queued,
+    # more than the 0.36 in service. That is the M/M/1 number in the system,
+    # U/(1 - U), exactly.
+    disk = Scenarios.InformixDiskUtilization
+    assert magnitude(disk.residence_time, "ms") == pytest.approx(56.25, rel=1e-12)
+    assert disk.mean_in_system == pytest.approx(0.5625, rel=1e-12)
+    u = disk.utilization
+    assert disk.mean_in_system == pytest.approx(u / (1 - u), rel=1e-12)
+    assert disk.mean_in_system > disk.utilization
 
 
 # Independent node failures: the class's scaling at Llama 3's rate

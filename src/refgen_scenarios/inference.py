@@ -24,7 +24,6 @@ from refgen_scenarios.validation import (
     DATA_RATE,
     DURATION,
     FRACTION,
-    RATE,
     Rules,
     check_inputs,
     input_rules,
@@ -850,69 +849,3 @@ class ServingLatencyScenario:
     def request_latency(self) -> Quantity:
         """End-to-end latency of one request in s: TTFT plus TPOT for every output token."""
         return (self.time_to_first_token + self.time_per_output_token * self.output_tokens).to('s')
-
-
-@dataclass(frozen=True, kw_only=True)
-class LittlesLawScenario:
-    """Little's law: requests in a system equal their arrival rate times the time each spends in it.
-
-    In any stable system, the average number of requests inside,
-    mean_in_system, is the arrival_rate times the average time_in_system,
-    whatever the arrival pattern or the order of service. Applied to a whole
-    server it gives the concurrency a serving system must hold; applied to
-    one resource, with its service time, it gives that resource's
-    utilization.
-
-    Notes
-    -----
-    Equation: mean_in_system = arrival_rate × time_in_system.
-    Assumptions: A stable system observed long enough that averages exist
-        (arrivals equal departures).
-    Excludes: The distribution of the number in the system and of the
-        waiting time, which need a queueing model.
-
-    References
-    ----------
-    - Little, "A Proof for the Queuing Formula: L = λW", Operations Research
-      9(3), 1961.
-    - HCL OneDB 2.0.1 Performance Guide (formerly IBM Informix), section
-      "Disk utilization": the worked example of a disk with a
-      30-millisecond access time, padded by 20 percent for access-time
-      variability, serving an average of 10 transfer requests per second,
-      "U = (A * 1.2) * X = (.03 * 1.2) * 10 = .36". That utilization is
-      Little's law applied to the disk alone. The IBM Informix Dynamic
-      Server Performance Guide prints the same example.
-    - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
-      harvard-edge, mlsysbook.ai), Volume II, appendix "Inference
-      Foundations": Table "Batch Size Impact on GPT-3 Serving Performance"
-      (at 100 requests per second and batch size 16, E[T] = 154.5 ms) and
-      the callout "Applying Little's Law to verify" (100 × 0.1545 s = 15.45
-      requests in the system). Read in the book's stored source
-      (book/quarto/contents/vol2/backmatter/appendix_inference.qmd of
-      harvard-edge/cs249r_book at commit 005e122), where 154.5 ms is typed
-      in the table and 15.45 computed by the callout's cell; the rendered
-      page was not read.
-
-    Examples
-    --------
-    >>> from refgen_scenarios import Scenarios
-    >>> print(round(Scenarios.InformixDiskUtilization.mean_in_system, 2))
-    0.36
-    >>> print(round(Scenarios.Gpt3ServingAt100Qps.mean_in_system, 2))
-    15.45
-    """
-
-    rules: ClassVar[Rules] = input_rules(arrival_rate=RATE, time_in_system=DURATION)
-
-    arrival_rate: Quantity
-    """Requests arriving per unit time, λ."""
-    time_in_system: Quantity
-    """Average time a request spends in the system, W."""
-
-    def __post_init__(self) -> None:
-        check_inputs(self)
-
-    @property
-    def mean_in_system(self) -> float:
-        """Average number of requests in the system, L = λW (dimensionless)."""
-        return (self.arrival_rate * self.time_in_system).to('').magnitude

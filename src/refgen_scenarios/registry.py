@@ -12,11 +12,11 @@ from refgen_scenarios.inference import (
     DecodeBandwidthScenario,
     KvCacheCapacityScenario,
     KvCacheScenario,
-    LittlesLawScenario,
     MatmulRooflineScenario,
     RooflineScenario,
     ServingLatencyScenario,
 )
+from refgen_scenarios.queueing import BatchedServingScenario, DiskQueueScenario
 from refgen_scenarios.reliability import (
     CheckpointIntervalScenario,
     CheckpointWriteScenario,
@@ -443,24 +443,37 @@ class Scenarios:
     a published figure. It gives no output length, so there is no request
     latency."""
 
-    InformixDiskUtilization = LittlesLawScenario(
-        arrival_rate=10 / ureg.s,
-        time_in_system=1.2 * 30 * ureg.ms,
+    InformixDiskUtilization = DiskQueueScenario(
+        transfer_rate=10 / ureg.s,
+        access_time=30 * ureg.ms,
+        access_margin=1.2,
+        transfers_per_transaction=20,
     )
     """The Informix performance guide's example (section "Disk utilization"):
-    a disk with a 30 ms access time, padded by 20 percent to 36 ms, serving
-    10 transfers a second is busy .36 of the time, Little's law applied to
-    the disk alone."""
+    a disk with a 30 ms access time, padded by 20 percent, serving 10
+    transfers a second is busy .36 of the time, and a 20-transfer
+    transaction takes .72 s of processing and 1.13 s at the disk, waiting
+    included; all three are reproduced from these inputs. The .36 is the
+    mean number of transfers in service (Little's law with the 36 ms
+    service time); with the 56.25 ms a transfer spends at the disk waiting
+    included, Little's law gives 0.56 in the system. Both of those are
+    computed, not printed."""
 
-    Gpt3ServingAt100Qps = LittlesLawScenario(
+    Gpt3ServingAt100Qps = BatchedServingScenario(
         arrival_rate=100 / ureg.s,
-        time_in_system=154.5 * ureg.ms,
+        fixed_time=50 * ureg.ms,
+        per_request_time=0.5 * ureg.ms,
+        batch_size=16,
     )
     """The "Machine Learning Systems" textbook's GPT-3 serving example at 100
-    requests a second (Volume II, appendix "Inference Foundations", callout
-    "Applying Little's Law to verify"): at batch size 16 a request spends
-    154.5 ms in the system (Table "Batch Size Impact on GPT-3 Serving
-    Performance"), so 15.45 requests are in it on average."""
+    requests a second (Volume II, appendix "Inference Foundations", worked
+    example "GPT-3 serving at 100 QPS"): batches cost 50 ms plus 0.5 ms a
+    request, served 16 at a time. From these inputs the class reproduces
+    the batch-16 row of Table "Batch Size Impact on GPT-3 Serving
+    Performance" (58.0 ms a batch, 36.3% busy, 16.5 ms of waiting, 154.5 ms
+    in the system) and the callout "Applying Little's Law to verify" (15.45
+    requests in the system, 5.8 in service); none of those figures is an
+    input."""
 
     FleetJob16kGpus = FleetFailureScenario(
         gpus=16_384,
