@@ -189,16 +189,27 @@ def test_opt13b_weights_are_26_gb_and_65_percent_of_an_a100_40gb() -> None:
     opt = Scenarios.Opt13BOnA100_40GB
     assert magnitude(opt.weight_bytes, "GB") == pytest.approx(26, rel=1e-12)
     assert opt.weight_share == pytest.approx(0.65, rel=1e-12)
-    # Figure 1 gives the KV cache ">30%"; what the weights leave is 35%.
-    assert opt.kv_share > 0.30
+    # Figure 1 gives the KV cache ">30%"; what the weights leave is 35%, the
+    # cache and the other data together (computed, not printed).
+    assert magnitude(opt.free_memory, "GB") == pytest.approx(14, rel=1e-12)
+    assert opt.free_share == pytest.approx(0.35, rel=1e-12)
+    assert opt.free_share > 0.30
 
 
-def test_opt13b_cache_capacity_on_an_a100_40gb() -> None:
-    # The model's arithmetic, not a printed figure: 14 GB over 819,200 bytes
-    # per token is 17,089 whole tokens, 8 whole sequences of 2048 tokens.
+def test_opt13b_figure_1_case_counts_no_cache_tokens() -> None:
+    # Figure 1 states no cache size, so the entry has none: the whole 14 GB
+    # the weights leave is not the cache (vLLM's own server gives it 12 GB,
+    # Table 1), and no token count divides it by the cache per token.
     opt = Scenarios.Opt13BOnA100_40GB
-    assert opt.max_tokens == 14e9 // 819_200
-    assert opt.max_sequences == 8
+    assert opt.kv_memory is None
+    with pytest.raises(AttributeError):
+        opt.max_tokens  # noqa: B018
+
+
+def test_vllm_server_keeps_7_full_length_sequences() -> None:
+    # The class's arithmetic, not a printed figure: Table 1's 15,728 slots
+    # hold 7 whole sequences of OPT's 2048 tokens.
+    assert Scenarios.VllmOpt13BCacheSlots.max_sequences == 15_728 // 2048 == 7
 
 
 # TTFT and TPOT: Databricks

@@ -368,6 +368,10 @@ def test_vllm_table_1_opt13b_holds_15_7k_cache_slots() -> None:
     assert entry.max_tokens == pytest.approx(15_700, abs=50)
     assert f"{entry.max_tokens / 1000:.1f}K" == "15.7K"
     assert f"{12e9 // 819_200 / 1000:.1f}K" == "14.6K"
+    # The 40 GB of "Total GPU memory" is read in the same binary unit as
+    # the 12 GB, so the cache's share compares like with like: 12/40, 30%.
+    assert magnitude(entry.memory_capacity, "GiB") == 40
+    assert entry.kv_share == pytest.approx(0.30, rel=1e-12)
 
 
 def test_llama2_70b_kv_cache_is_320_kib_per_token() -> None:
@@ -476,19 +480,44 @@ def test_a100_80gb_sxm_decode_uses_the_datasheet_bandwidth() -> None:
 
 def test_opt13b_batch_decode_reads_the_kv_cache() -> None:
     # 800 KiB per token (section 3) × 2048 tokens × 64 sequences is
-    # 107.37 GB, about four times the 26 GB of weights; the step reads both.
+    # 107.37 GB, about four times the 26 GB of weights. Exact arithmetic.
     serving = Scenarios.Opt13BBatchDecodeOnA100
     assert magnitude(serving.kv_bytes_per_token, "B") == 2 * 5120 * 40 * 2
     assert magnitude(serving.kv_cache_bytes, "B") == pytest.approx(819_200 * 2048 * 64, rel=1e-12)
-    read_time = (serving.weight_bytes + serving.kv_cache_bytes) / serving.memory_bandwidth
-    assert magnitude(serving.step_time, "ms") == pytest.approx(magnitude(read_time, "ms"))
+    # A step reads the weights and the caches of the sequences it decodes.
+    resident = 819_200 * 2048 * serving.resident_batch
+    read_time = (26e9 + resident) / 2039e9
+    assert magnitude(serving.step_time, "s") == pytest.approx(read_time, rel=1e-12)
     assert serving.step_time > serving.weights_only_step_time
 
 
 def test_opt13b_batch_of_64_at_2048_tokens_does_not_fit_one_a100() -> None:
+    # Computed, not printed: 26 GB of weights and 107.4 GB of cache need
+    # 133.4 GB of the card's 80 GB. The figures of a step are never those of
+    # the 64: only floor(54 GB / 1.678 GB) = 32 sequences fit beside the
+    # weights, and the step time (39.1 ms) and throughput (819 token/s) are
+    # theirs. Exact arithmetic on the entry's inputs.
     serving = Scenarios.Opt13BBatchDecodeOnA100
     assert magnitude(serving.memory_needed, "GB") == pytest.approx(133.37, abs=0.005)
     assert serving.fits_in_memory is False
+    assert serving.max_batch == int((80e9 - 26e9) // (819_200 * 2048)) == 32
+    assert serving.resident_batch == 32
+    assert serving.resident_memory <= serving.memory_capacity
+    step = (26e9 + 32 * 819_200 * 2048) / 2039e9
+    assert magnitude(serving.step_time, "s") == pytest.approx(step, rel=1e-12)
+    assert magnitude(serving.throughput, "token/s") == pytest.approx(32 / step, rel=1e-12)
+    # The 978 token/s the entry used to give were those of 64 sequences
+    # that cannot be held at once.
+    assert magnitude(serving.throughput, "token/s") < 64 / ((26e9 + 64 * 819_200 * 2048) / 2039e9)
+
+
+def test_a_batch_that_fits_decodes_whole() -> None:
+    # The class's formulas, not a registry entry: a batch of 16 fits (26 GB
+    # plus 26.8 GB of cache), so all 16 are resident and decode together.
+    small = dataclasses.replace(Scenarios.Opt13BBatchDecodeOnA100, batch_size=16)
+    assert small.fits_in_memory is True
+    assert small.resident_batch == 16
+    assert small.resident_memory == small.memory_needed
 
 
 # Llama 3 (Dubey et al., arXiv:2407.21783), section 3.3.4 and Table 5

@@ -352,11 +352,14 @@ class Scenarios:
         memory_bandwidth=2039 * ureg.GB / ureg.s,
         memory_capacity=80 * ureg.GB,
     )
-    """OPT-13B in 16 bits (40 layers, hidden size 5120 in 40 heads of 128, as
-    in the vLLM paper, section 3) decoding 64 sequences at its full
-    2048-token context on one A100 80GB SXM (datasheet: 312 TFLOPS FP16,
-    2,039 GB/s, 80GB). The cache alone is about four times the weights, and
-    the two do not fit on the one GPU."""
+    """Does not fit: OPT-13B in 16 bits (40 layers, hidden size 5120 in 40
+    heads of 128, as in the vLLM paper, section 3) asked to decode 64
+    sequences at its full 2048-token context on one A100 80GB SXM
+    (datasheet: 312 TFLOPS FP16, 2,039 GB/s, 80GB). Their cache alone is
+    about four times the weights, and the 133.4 GB the batch needs is more
+    than the card holds: only 32 sequences fit beside the weights, and the
+    step time and throughput are those of the 32 (computed, not printed);
+    no figure is given for the 64."""
 
     NvidiaLinearBatch512OnV100 = MatmulRooflineScenario(
         rows=512,
@@ -393,7 +396,10 @@ class Scenarios:
     )
     """The vLLM paper's Figure 1 case: a 13B-parameter model (OPT-13B, 800 KB of
     cache per token, section 3) in FP16 on an A100 40GB, counted as the paper
-    counts it (26GB of parameters are 65% of the 40GB)."""
+    counts it (26GB of parameters are 65% of the 40GB). The weights leave 14
+    GB, 35%; Figure 1 gives more than 30% to the KV cache and the rest to
+    other data, but no cache size, so the entry counts no tokens (see
+    VllmOpt13BCacheSlots for the 12 GB vLLM sets aside)."""
 
     VllmOpt13BCacheSlots = KvCacheCapacityScenario(
         parameters=13e9,
@@ -402,16 +408,18 @@ class Scenarios:
         kv_heads=40,
         head_dim=128,
         kv_bytes_per_element=2 * ureg.byte,
-        memory_capacity=40 * ureg.GB,
+        memory_capacity=40 * ureg.GiB,
         context_tokens=2048,
         kv_memory=12 * ureg.GiB,
     )
     """The vLLM paper's 13B server (section 6.1, Table 1): OPT-13B in FP16 on
     one A100 with 40 GB, 26 GB of parameters and 12 GB set aside for the KV
     cache, which holds "15.7K" tokens ("Max. # KV cache slots") at 800 KB a
-    token. The 12 GB is read in binary units, as the paper's 800 KB is; the
+    token. The 12 GB is read in binary units, as the paper's 800 KB is, and
+    the 40 GB in the same unit, so the cache is 30% of the memory; the
     2048-token context is OPT's maximum sequence length (section 6.1,
-    "Orca (Max)")."""
+    "Orca (Max)"). The 15.7K slots are reproduced; the 7 whole sequences
+    of 2048 tokens are computed, not printed."""
 
     Databricks7BServingLatency = ServingLatencyScenario(
         parameters=7e9,
