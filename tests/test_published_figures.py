@@ -46,6 +46,25 @@ def test_zero_gpt2_model_states_are_24_gb_update_working_set() -> None:
     assert gpt2.floor == pytest.approx(8, rel=1e-12)  # 16 bytes over 2 bytes of weight
 
 
+def test_zero_gpt2_optimizer_state_is_k_12_bytes_of_fp32() -> None:
+    # Section 3.1: mixed-precision Adam keeps an FP32 copy of the parameters,
+    # momentum and variance, "K = 12" bytes a parameter. The entry counts
+    # them as what they are, Adam's 2 moments and 1 master copy of 4 bytes
+    # each, not as six arrays of the 2-byte FP16 weights. Exact.
+    gpt2 = Scenarios.Gpt2XlFp16UpdateWorkingSet
+    assert gpt2.optimizer_moments == 2  # Kingma and Ba, Algorithm 1
+    assert gpt2.master_copies == 1
+    assert magnitude(gpt2.state_width, "B") == 4
+    assert magnitude(gpt2.optimizer_bytes_per_param, "B") == 12  # K = 12
+    assert magnitude(gpt2.optimizer_state, "GB") == pytest.approx(1.5e9 * 12 / 1e9, rel=1e-12)
+    # The phone trains in FP32: its two moments are at the weight width.
+    phone = Scenarios.PhoneFullUpdateWorkingSet
+    assert phone.master_copies == 0 and phone.optimizer_width is None
+    assert magnitude(phone.state_width, "B") == 4
+    assert magnitude(phone.optimizer_bytes_per_param, "B") == 8
+    assert magnitude(phone.optimizer_state, "MB") == pytest.approx(2 * 10e6 * 4 / 1e6, rel=1e-12)
+
+
 def test_zero_gpt2_activations_are_60_gb() -> None:
     # Section 3.2: "about 60 GB" of activations at sequence length 1K and
     # batch size 32; the activation factor of 20 is that figure over 3 GB.

@@ -32,12 +32,20 @@ INPUTS = {
     "activation_factor": ("float", "required"),
     "activation_factor_high": ("float", "required"),
     "bandwidth": ("Optional[Quantity]", "None"),
+    # Beyond the seed page: the width of the optimizer's values, so that
+    # mixed-precision state (issue 39) is counted in bytes, not in arrays of
+    # the weight width. Their defaults leave the seed's figures as they are.
+    "master_copies": ("int", "0"),
+    "optimizer_width": ("Optional[Quantity]", "None"),
 }
 
 EQUATIONS = {
     "weights": "(self.parameters * self.bytes_per_param).to('MB')",
     "gradients": "self.weights",
-    "optimizer_state": "(self.optimizer_moments * self.weights).to('MB')",
+    "optimizer_bytes_per_param": (
+        "((self.optimizer_moments + self.master_copies) * self.state_width).to('B')"
+    ),
+    "optimizer_state": "(self.parameters * self.optimizer_bytes_per_param).to('MB')",
     "activations": "(self.activation_factor * self.weights).to('MB')",
     "persistent": "(self.weights + self.gradients + self.optimizer_state).to('MB')",
     "total": "(self.persistent + self.activations).to('MB')",
@@ -52,7 +60,9 @@ BODY_EQUATIONS = ("step_traffic", "weight_reads")
 HELPER = "refgen_scenarios.physics.memory.calc_update_step_traffic"
 DERIVED = [
     "weights",
+    "state_width",
     "gradients",
+    "optimizer_bytes_per_param",
     "optimizer_state",
     "activations",
     "persistent",

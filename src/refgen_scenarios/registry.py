@@ -74,15 +74,17 @@ class Scenarios:
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
         bytes_per_param=2 * ureg.byte,
-        optimizer_moments=6,
+        optimizer_moments=2,
         activation_factor=20.0,
         activation_factor_high=20.0,
         bandwidth=None,
+        master_copies=1,
+        optimizer_width=4 * ureg.byte,
     )
     """The 1.5B-parameter GPT-2 trained with mixed-precision Adam as ZeRO section
-    3.1 defines it: FP16 weights (3 GB) and gradients, and 12 bytes of
-    optimizer state per parameter (FP32 master weights and both moments), six
-    arrays the size of the FP16 weights, for 16 bytes per parameter and the
+    3.1 defines it: FP16 weights (3 GB) and gradients, and an FP32 master copy
+    of the weights with Adam's two FP32 moments, three values of 4 bytes: the
+    12 bytes a parameter of ZeRO's K, for 16 bytes per parameter and the
     paper's 24 GB of model states. The activation factor of 20 is ZeRO's
     60 GB of activations at sequence length 1K and batch size 32 (section 3.2)
     over those 3 GB."""

@@ -47,20 +47,25 @@ from refgen_scenarios.validation import (
 class UpdateWorkingSetScenario:
     """A full on-device update with Adam: its working set and the DRAM bytes of one step.
 
-    Every weight gets a gradient of the same width, the optimizer holds
-    optimizer_moments arrays the size of the weights, and the forward pass saves
-    activation_factor times the weight bytes for the backward pass;
-    activation_factor_high gives the top of the range quoted for that factor.
+    Every weight gets a gradient of the same width. The optimizer keeps
+    optimizer_moments moments per parameter, and in mixed precision
+    master_copies full-precision copies of the weights too, each value
+    state_width bytes: the weight width unless optimizer_width says
+    otherwise. The forward pass saves activation_factor times the weight
+    bytes for the backward pass; activation_factor_high gives the top of the
+    range quoted for that factor.
 
     Notes
     -----
-    Equation: working set = weights + gradients + optimizer_state + activations;
-        step traffic comes from calc_update_step_traffic.
-    Assumptions: Gradients are stored at the weight width; everything the
-        optimizer keeps is counted in weight-sized arrays (Adam's two moments
-        at the weight width are 2; mixed-precision Adam's FP32 master copy and
-        two FP32 moments next to 16-bit weights are 12 bytes, 6 arrays of 2
-        bytes); activation factors are stated inputs. The phone entry's model
+    Equation: working set = weights + gradients + optimizer_state + activations,
+        with optimizer_state = parameters × optimizer_bytes_per_param and
+        optimizer_bytes_per_param = (optimizer_moments + master_copies) ×
+        state_width; step traffic comes from calc_update_step_traffic.
+    Assumptions: Gradients are stored at the weight width; every optimizer
+        value has the one width state_width (Adam's two moments beside FP32
+        weights: 2 × 4 bytes; mixed-precision Adam's FP32 master copy and two
+        FP32 moments beside 16-bit weights: 3 × 4 = 12 bytes, ZeRO's K);
+        activation factors are stated inputs. The phone entry's model
         (10 M FP32 parameters; 4 layers of hidden size 448 in 7 heads, 128
         tokens, batches of 10 and 16) is an illustrative shape, not a
         published configuration, and its 64-bit LPDDR5 bus is an assumed
@@ -145,6 +150,8 @@ class UpdateWorkingSetScenario:
         activation_factor=NUMBER_OR_ZERO,
         activation_factor_high=NUMBER_OR_ZERO,
         bandwidth=DATA_RATE,
+        master_copies=COUNT_OR_ZERO,
+        optimizer_width=BYTES,
     )
 
     parameters: float
@@ -152,13 +159,17 @@ class UpdateWorkingSetScenario:
     bytes_per_param: Quantity
     """Storage width of one parameter, e.g. 4 bytes for FP32."""
     optimizer_moments: int
-    """Weight-sized arrays the optimizer keeps per parameter (2 for Adam at the weight width)."""
+    """Moment estimates the optimizer keeps per parameter (2 for Adam)."""
     activation_factor: float
     """Saved activation bytes as a multiple of the weight bytes."""
     activation_factor_high: float
     """Upper end of the quoted range for activation_factor."""
     bandwidth: Optional[Quantity] = None
     """DRAM bandwidth of the device; needed only for step_floor."""
+    master_copies: int = 0
+    """Copies of the weights the optimizer keeps at state_width (1 for FP32 master weights)."""
+    optimizer_width: Optional[Quantity] = None
+    """Bytes of one optimizer value where not bytes_per_param (4 B: FP32 beside 16-bit weights)."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -169,14 +180,24 @@ class UpdateWorkingSetScenario:
         return (self.parameters * self.bytes_per_param).to('MB')
 
     @property
+    def state_width(self) -> Quantity:
+        """Bytes of one optimizer value: optimizer_width, or the weight width without it."""
+        return self.bytes_per_param if self.optimizer_width is None else self.optimizer_width
+
+    @property
     def gradients(self) -> Quantity:
         """Gradient storage in MB, the same size as the weights."""
         return self.weights
 
     @property
+    def optimizer_bytes_per_param(self) -> Quantity:
+        """Bytes in B the optimizer keeps per parameter (ZeRO's K): moments and master copies."""
+        return ((self.optimizer_moments + self.master_copies) * self.state_width).to('B')
+
+    @property
     def optimizer_state(self) -> Quantity:
-        """Optimizer state in MB: optimizer_moments arrays the size of the weights."""
-        return (self.optimizer_moments * self.weights).to('MB')
+        """Optimizer state in MB: optimizer_bytes_per_param for every parameter."""
+        return (self.parameters * self.optimizer_bytes_per_param).to('MB')
 
     @property
     def activations(self) -> Quantity:
