@@ -59,9 +59,9 @@ class DiskQueueScenario:
     ----------
     - Little, "A Proof for the Queuing Formula: L = λW", Operations Research
       9(3), 1961.
-    - HCL OneDB 2.0.1 Performance Guide (formerly IBM Informix), section
-      "Disk utilization", read in HCL's online copy (and IBM's Informix
-      Dynamic Server Performance Guide, which prints the same example): a
+    - HCL OneDB Performance Guide (formerly IBM Informix), section "Disk
+      utilization", read in HCL's online copies of releases 1.0.1 and 2.0.1
+      (IBM's Informix Dynamic Server Performance Guide prints the same): a
       disk of 30-millisecond access time, 20 percent added for access-time
       variability, at an average of 10 transfer requests a second: "U = (A *
       1.2) * X = (.03 * 1.2) * 10 = .36"; the processing time of a
@@ -72,9 +72,10 @@ class DiskQueueScenario:
       transaction_time, and its one-transfer value residence_time. The
       guide prints neither the residence time of one transfer (56.25 ms) nor
       the mean number in the system (0.56): both are computed, not printed.
-    - HCL OneDB 2.0.1 Performance Guide, section "Resource utilization" (S =
-      P/(1 - U): the expected service time includes the time spent waiting
-      for the resource and the time using it).
+    - IBM Informix 12.10 Performance Guide, section "Resource utilization"
+      (S = P/(1 - U): the expected service time includes the time spent
+      waiting for the resource and the time using it), read in IBM's
+      Chinese-language copy; the "Disk utilization" section refers to it.
     - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
       harvard-edge, mlsysbook.ai), Volume II, appendix "Inference
       Foundations", Figure "The Queuing Hockey Stick" (M/M/1 queue length
