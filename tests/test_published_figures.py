@@ -54,14 +54,14 @@ def test_zero_gpt2_optimizer_state_is_k_12_bytes_of_fp32() -> None:
     gpt2 = Scenarios.Gpt2XlFp16UpdateWorkingSet
     assert gpt2.optimizer_moments == 2  # Kingma and Ba, Algorithm 1
     assert gpt2.master_copies == 1
-    assert magnitude(gpt2.state_width, "B") == 4
-    assert magnitude(gpt2.optimizer_bytes_per_param, "B") == 12  # K = 12
+    assert magnitude(gpt2.optimizer_width, "B") == 4
+    assert magnitude(gpt2.optimizer_bytes, "B") == 12  # K = 12
     assert magnitude(gpt2.optimizer_state, "GB") == pytest.approx(1.5e9 * 12 / 1e9, rel=1e-12)
     # The phone trains in FP32: its two moments are at the weight width.
     phone = Scenarios.PhoneFullUpdateWorkingSet
-    assert phone.master_copies == 0 and phone.optimizer_width is None
-    assert magnitude(phone.state_width, "B") == 4
-    assert magnitude(phone.optimizer_bytes_per_param, "B") == 8
+    assert phone.master_copies == 0
+    assert magnitude(phone.optimizer_width, "B") == 4  # the class's default
+    assert magnitude(phone.optimizer_bytes, "B") == 8
     assert magnitude(phone.optimizer_state, "MB") == pytest.approx(2 * 10e6 * 4 / 1e6, rel=1e-12)
 
 

@@ -36,16 +36,16 @@ INPUTS = {
     # mixed-precision state (issue 39) is counted in bytes, not in arrays of
     # the weight width. Their defaults leave the seed's figures as they are.
     "master_copies": ("int", "0"),
-    "optimizer_width": ("Optional[Quantity]", "None"),
+    "optimizer_width": ("Quantity", "4 * ureg.byte"),
 }
 
 EQUATIONS = {
     "weights": "(self.parameters * self.bytes_per_param).to('MB')",
     "gradients": "self.weights",
-    "optimizer_bytes_per_param": (
-        "((self.optimizer_moments + self.master_copies) * self.state_width).to('B')"
+    "optimizer_bytes": (
+        "((self.optimizer_moments + self.master_copies) * self.optimizer_width).to('B')"
     ),
-    "optimizer_state": "(self.parameters * self.optimizer_bytes_per_param).to('MB')",
+    "optimizer_state": "(self.parameters * self.optimizer_bytes).to('MB')",
     "activations": "(self.activation_factor * self.weights).to('MB')",
     "persistent": "(self.weights + self.gradients + self.optimizer_state).to('MB')",
     "total": "(self.persistent + self.activations).to('MB')",
@@ -60,9 +60,8 @@ BODY_EQUATIONS = ("step_traffic", "weight_reads")
 HELPER = "refgen_scenarios.physics.memory.calc_update_step_traffic"
 DERIVED = [
     "weights",
-    "state_width",
     "gradients",
-    "optimizer_bytes_per_param",
+    "optimizer_bytes",
     "optimizer_state",
     "activations",
     "persistent",

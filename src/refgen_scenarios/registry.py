@@ -22,6 +22,7 @@ from refgen_scenarios.reliability import (
     CheckpointWriteScenario,
     FleetFailureScenario,
 )
+from refgen_scenarios.step_time import HierarchicalAllReduceScenario, UpdateStepBoundScenario
 from refgen_scenarios.sustainability import (
     DeliveredComputeScenario,
     EmbodiedCarbonScenario,
@@ -69,7 +70,42 @@ class Scenarios:
     factors 5 and 8, which are derived, not quoted: Korthikanti et al.'s
     per-layer count (section 4.1, Equation 1: sbh(34 + 5as/h) bytes at 2
     bytes an element) redone for FP32 activations of that illustrative
-    shape. The working set and step time are computed."""
+    shape. The working set and step time are computed; the step time counts
+    the traffic only (see PhoneFullUpdateStepAtMeasuredGpuRate)."""
+
+    PhoneFullUpdateStepAtNpuPeak = UpdateStepBoundScenario(
+        parameters=PhoneFullUpdateWorkingSet.parameters,
+        tokens_per_step=10 * 128,
+        flops_per_param_token=6 * ureg.FLOP,
+        step_traffic=PhoneFullUpdateWorkingSet.step_traffic,
+        memory_bandwidth=PhoneFullUpdateWorkingSet.bandwidth,
+        peak_compute=35e12 * ureg.FLOP / ureg.s,
+    )
+    """One update step of the phone entry's model (10 M parameters, its nominal
+    batch of 10 sequences of 128 tokens) against a peak a phone's vendor
+    prints for its neural engine: the 35 trillion operations a second of the A17
+    Pro's Neural Engine, which the "Machine Learning Systems" textbook's
+    hardware registry pairs with 51.2 GB/s in its iPhone 15 Pro entry. At
+    that peak the 76.8 GFLOP take 2.2 ms, under the 15.6 ms the 800 MB of
+    traffic take: the step's 96 FLOP/B are below the 684 FLOP/B ridge, and
+    memory traffic binds. The Neural Engine's operations are not FP32 ones,
+    so this is a floor, not a rate an FP32 step can reach. Computed, not
+    printed."""
+
+    PhoneFullUpdateStepAtMeasuredGpuRate = UpdateStepBoundScenario(
+        parameters=PhoneFullUpdateWorkingSet.parameters,
+        tokens_per_step=10 * 128,
+        flops_per_param_token=6 * ureg.FLOP,
+        step_traffic=PhoneFullUpdateWorkingSet.step_traffic,
+        memory_bandwidth=PhoneFullUpdateWorkingSet.bandwidth,
+        peak_compute=70 * ureg.GFLOP / ureg.s,
+    )
+    """The same step on a phone GPU at 70 GFLOP/s, the top of the 40-70 GFLOPs
+    Das et al. reached with optimized training kernels on Snapdragon 8
+    series GPUs (arXiv:2202.10100, abstract): a measured rate, not a peak.
+    The arithmetic then takes 1.1 s, some 70 times the traffic floor, and
+    binds. No vendor FP32 peak of a phone GPU was found. Computed, not
+    printed."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
@@ -185,10 +221,31 @@ class Scenarios:
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
     """FP16 gradients of ZeRO's 7.5B-parameter example (section 3.1; Figure 1's
-    N_d = 64) all-reduced over 64 devices on InfiniBand EDR at the 12.5 GB/s
-    (100 Gbit/s) per link of ZeRO section 10.2. That each device has one
-    such link is this entry's assumption: ZeRO gives the per-link rate only.
-    The 2Ψ per device it approaches is section 7.1's."""
+    N_d = 64) all-reduced over 64 devices in one flat ring whose every hop
+    is one InfiniBand EDR link at the 12.5 GB/s (100 Gbit/s) per link of
+    ZeRO section 10.2. Its 2.36 s sync_time is a one-link bound that no
+    source prints: ZeRO's cluster (section 10.1) is DGX-2 nodes of 16 GPUs
+    with NVSwitch inside and 800 Gbps between nodes, on which the same
+    all-reduce takes about 0.32 s (Zero7p5BHierarchicalAllReduce). The 2Ψ
+    per device the ring approaches is section 7.1's."""
+
+    Zero7p5BHierarchicalAllReduce = HierarchicalAllReduceScenario(
+        parameters=7.5e9,
+        bytes_per_element=2 * ureg.byte,
+        nodes=4,
+        gpus_per_node=400 // 25,
+        intra_node_bandwidth=300 * ureg.GB / ureg.s,
+        inter_node_bandwidth=800 * ureg.Gbit / ureg.s,
+    )
+    """The FP16 gradients of ZeRO's 7.5B-parameter example (section 3.1; Figure
+    1's N_d = 64) all-reduced on the hardware of ZeRO's experiments: DGX-2
+    nodes of 16 V100s (section 10.1: 400 GPUs in 25 nodes) joined by 800
+    Gbps between nodes (section 10.1), NVSwitch inside at the 300 GB/s per
+    link of section 10.2. The 64 devices are 4 such nodes, the entry's
+    assumption. Inside the nodes the two phases take 94 ms; between them
+    the 22.5 GB each node sends takes 225 ms; 0.32 s in all, computed, not
+    printed, against the 2.36 s of the flat ring whose every hop is one
+    12.5 GB/s link (Zero7p5BGradientAllReduce)."""
 
     Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
         message_bytes=15 * ureg.GB,

@@ -26,7 +26,7 @@ from refgen_scenarios.physics import (
     calc_update_step_traffic,
     calc_zero_bytes_per_device,
 )
-from refgen_scenarios.units import Quantity
+from refgen_scenarios.units import Quantity, ureg
 from refgen_scenarios.validation import (
     BYTES,
     COMPUTE,
@@ -47,31 +47,25 @@ from refgen_scenarios.validation import (
 class UpdateWorkingSetScenario:
     """A full on-device update with Adam: its working set and the DRAM bytes of one step.
 
-    Every weight gets a gradient of the same width. The optimizer keeps
-    optimizer_moments moments per parameter, and in mixed precision
-    master_copies full-precision copies of the weights too, each value
-    state_width bytes: the weight width unless optimizer_width says
-    otherwise. The forward pass saves activation_factor times the weight
-    bytes for the backward pass; activation_factor_high gives the top of the
-    range quoted for that factor.
+    Every weight gets a gradient of the same width; the optimizer keeps
+    optimizer_moments moments and master_copies copies of the weights, of
+    optimizer_width bytes each, and the forward pass saves activation_factor
+    times the weight bytes (activation_factor_high: the top of its range).
 
     Notes
     -----
-    Equation: working set = weights + gradients + optimizer_state + activations,
-        with optimizer_state = parameters × optimizer_bytes_per_param and
-        optimizer_bytes_per_param = (optimizer_moments + master_copies) ×
-        state_width; step traffic comes from calc_update_step_traffic.
-    Assumptions: Gradients are stored at the weight width; every optimizer
-        value has the one width state_width (Adam's two moments beside FP32
-        weights: 2 × 4 bytes; mixed-precision Adam's FP32 master copy and two
-        FP32 moments beside 16-bit weights: 3 × 4 = 12 bytes, ZeRO's K);
-        activation factors are stated inputs. The phone entry's model
-        (10 M FP32 parameters; 4 layers of hidden size 448 in 7 heads, 128
-        tokens, batches of 10 and 16) is an illustrative shape, not a
-        published configuration, and its 64-bit LPDDR5 bus is an assumed
-        phone memory system.
-    Excludes: Allocator reserve and fragmentation, framework workspace, and
-        activation recomputation.
+    Equation: working set = weights + gradients + optimizer_state + activations;
+        optimizer_bytes = (optimizer_moments + master_copies) ×
+        optimizer_width; step traffic from calc_update_step_traffic.
+    Assumptions: Gradients at the weight width; one width for every
+        optimizer value (mixed-precision Adam: 3 × 4 = 12 bytes, ZeRO's K);
+        activation factors are stated inputs. The phone model (10 M FP32
+        parameters; 4 layers of hidden size 448 in 7 heads, 128 tokens,
+        batches of 10 and 16) is illustrative, not published; so is its
+        64-bit LPDDR5 bus.
+    Excludes: Allocator reserve and fragmentation, framework workspace,
+        activation recomputation, and the step's arithmetic
+        (UpdateStepBoundScenario).
 
     References
     ----------
@@ -79,26 +73,21 @@ class UpdateWorkingSetScenario:
     - Kingma and Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015,
       Algorithm 1 (two moment estimates per parameter).
     - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019, as
-      described by JEDEC's press release announcing its publication (text
-      reproduced by CDRInfo, "Updated LPDDR5 Standard Doubles Memory
-      Throughput of LPDDR4"): "LPDDR5 is being published with a data rate
-      of 6400 MT/s" and, among the key specification updates, "I/O
-      throughput up to 6400 Mbps". The standard's own text (paywalled) was
-      not read, so no section or table of it is cited. On a 64-bit bus
-      that is 6,400 MT/s × 8 bytes = 51.2 GB/s, the derivation the phone
-      entry's bandwidth follows.
+      JEDEC's press release describes it (reproduced by CDRInfo): "a data
+      rate of 6400 MT/s", "I/O throughput up to 6400 Mbps"; the standard
+      itself (paywalled) was not read. On a 64-bit bus, 6,400 MT/s × 8
+      bytes = 51.2 GB/s, the phone entry's bandwidth.
     - Samsung Electronics, press release announcing its 8Gb LPDDR5 DRAM,
-      Samsung Newsroom, July 2018 (a data rate of up to 6,400 Mb/s, at which
-      the new LPDDR5 sends 51.2 GB of data in a second): the phone entry's
-      51.2 GB/s as printed.
+      Samsung Newsroom, July 2018 (up to 6,400 Mb/s, 51.2 GB of data a
+      second): the phone entry's 51.2 GB/s as printed.
     - Korthikanti et al., "Reducing Activation Recomputation in Large
       Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
       arXiv text): section 4 takes activations as 2 bytes an element and
       dropout masks as 1; section 4.1 counts 11sbh + 5as²b bytes for the
       attention block, 19sbh for the MLP and 4sbh for the two layer norms,
       which sum to Equation 1, sbh(34 + 5as/h) bytes per layer. The phone
-      entry's activation factors 5 and 8 redo that count for FP32
-      activations of its illustrative shape; no source prints them.
+      entry's factors 5 and 8 redo that count in FP32 for its illustrative
+      shape; no source prints them.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (2Ψ + 2Ψ + 12Ψ =
@@ -133,14 +122,9 @@ class UpdateWorkingSetScenario:
     >>> [s * b * (66 + 9 * a * s / h) / (48 * h) for b in (10, 16)]
     [5.0, 8.0]
 
-    The FP16 weights of the 1.5B-parameter GPT-2 take the 3 GB the ZeRO paper
-    quotes, and its model states the 24 GB, at 2 + 2 + 12 bytes per
-    parameter:
+    The 1.5B-parameter GPT-2's model states take ZeRO's 24 GB:
 
-    >>> gpt2 = Scenarios.Gpt2XlFp16UpdateWorkingSet
-    >>> print(gpt2.weights.to('GB'))
-    3.0 GB
-    >>> print(gpt2.persistent.to('GB'))
+    >>> print(Scenarios.Gpt2XlFp16UpdateWorkingSet.persistent.to('GB'))
     24.0 GB
     """
 
@@ -167,9 +151,9 @@ class UpdateWorkingSetScenario:
     bandwidth: Optional[Quantity] = None
     """DRAM bandwidth of the device; needed only for step_floor."""
     master_copies: int = 0
-    """Copies of the weights the optimizer keeps at state_width (1 for FP32 master weights)."""
-    optimizer_width: Optional[Quantity] = None
-    """Bytes of one optimizer value where not bytes_per_param (4 B: FP32 beside 16-bit weights)."""
+    """Weight copies the optimizer keeps (1: mixed precision's FP32 master weights)."""
+    optimizer_width: Quantity = 4 * ureg.byte
+    """Bytes of one optimizer value (4 B: FP32)."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -180,24 +164,19 @@ class UpdateWorkingSetScenario:
         return (self.parameters * self.bytes_per_param).to('MB')
 
     @property
-    def state_width(self) -> Quantity:
-        """Bytes of one optimizer value: optimizer_width, or the weight width without it."""
-        return self.bytes_per_param if self.optimizer_width is None else self.optimizer_width
-
-    @property
     def gradients(self) -> Quantity:
         """Gradient storage in MB, the same size as the weights."""
         return self.weights
 
     @property
-    def optimizer_bytes_per_param(self) -> Quantity:
-        """Bytes in B the optimizer keeps per parameter (ZeRO's K): moments and master copies."""
-        return ((self.optimizer_moments + self.master_copies) * self.state_width).to('B')
+    def optimizer_bytes(self) -> Quantity:
+        """Optimizer bytes per parameter in B (ZeRO's K)."""
+        return ((self.optimizer_moments + self.master_copies) * self.optimizer_width).to('B')
 
     @property
     def optimizer_state(self) -> Quantity:
-        """Optimizer state in MB: optimizer_bytes_per_param for every parameter."""
-        return (self.parameters * self.optimizer_bytes_per_param).to('MB')
+        """Optimizer state in MB: optimizer_bytes per parameter."""
+        return (self.parameters * self.optimizer_bytes).to('MB')
 
     @property
     def activations(self) -> Quantity:
@@ -836,7 +815,9 @@ class RingAllReduceScenario:
     Assumptions: A bandwidth-optimal ring in which every link runs at full
         speed at once; each device sends over one link of link_bandwidth (for
         the ZeRO entry, one InfiniBand EDR link per device: ZeRO gives the
-        per-link rate, not how many links a device has).
+        per-link rate, not how many links a device has, so its time is a
+        one-link bound, computed, not printed; HierarchicalAllReduceScenario
+        models ZeRO's two-level cluster).
     Excludes: Per-hop latency, overlap with the backward pass, and the
         tree or hierarchical algorithms a library may pick instead.
 
