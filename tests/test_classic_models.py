@@ -7,6 +7,8 @@ formula, is checked against that formula exactly, and the test says so.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from refgen_scenarios import Scenarios, ureg
@@ -88,8 +90,26 @@ def test_alpha_beta_allreduce_terms() -> None:
     bandwidth_seconds = 2 * 63 / 64 * 15e9 / 12.5e9
     assert magnitude(big.bandwidth_term, "s") == pytest.approx(bandwidth_seconds, rel=1e-12)
     assert magnitude(big.time, "s") == pytest.approx(bandwidth_seconds + 1260e-6, rel=1e-12)
-    # At the crossover size the two terms are equal: n × α × B = 8 MB.
-    assert magnitude(big.crossover_bytes, "MB") == pytest.approx(8, rel=1e-12)
+    # At the ring's crossover size its two terms are equal: n × α × B = 8 MB,
+    # n times the point-to-point crossover α × B = 125 kB. Computed, not printed.
+    assert magnitude(big.ring_crossover_bytes, "MB") == pytest.approx(8, rel=1e-12)
+    assert magnitude(big.point_to_point_crossover, "kB") == pytest.approx(125, rel=1e-12)
+
+
+def test_ring_crossover_is_where_its_two_terms_meet() -> None:
+    # The ring's latency term 2(n - 1)α equals its bandwidth term
+    # 2(n - 1)/n × M/B exactly when M = nαB; the textbook's n* = αB is the
+    # point-to-point crossover, n times smaller. Exact, for every α-β entry.
+    for ring in (
+        Scenarios.Zero7p5BGradientAllReduceAlphaBeta,
+        Scenarios.RingAllReduceOneGigabyteOn256Gpus,
+        Scenarios.RingAllReduceTopKCompressedOn256Gpus,
+    ):
+        at_crossover = dataclasses.replace(ring, message_bytes=ring.ring_crossover_bytes)
+        assert at_crossover.latency_share == pytest.approx(0.5, rel=1e-12)
+        ring_bytes = magnitude(ring.ring_crossover_bytes, "B")
+        point_bytes = magnitude(ring.point_to_point_crossover, "B")
+        assert ring_bytes == pytest.approx(ring.devices * point_bytes, rel=1e-12)
 
 
 def test_alpha_beta_small_messages_are_latency_bound() -> None:
@@ -169,16 +189,27 @@ def test_opt13b_weights_are_26_gb_and_65_percent_of_an_a100_40gb() -> None:
     opt = Scenarios.Opt13BOnA100_40GB
     assert magnitude(opt.weight_bytes, "GB") == pytest.approx(26, rel=1e-12)
     assert opt.weight_share == pytest.approx(0.65, rel=1e-12)
-    # Figure 1 gives the KV cache ">30%"; what the weights leave is 35%.
-    assert opt.kv_share > 0.30
+    # Figure 1 gives the KV cache ">30%"; what the weights leave is 35%, the
+    # cache and the other data together (computed, not printed).
+    assert magnitude(opt.free_memory, "GB") == pytest.approx(14, rel=1e-12)
+    assert opt.free_share == pytest.approx(0.35, rel=1e-12)
+    assert opt.free_share > 0.30
 
 
-def test_opt13b_cache_capacity_on_an_a100_40gb() -> None:
-    # The model's arithmetic, not a printed figure: 14 GB over 819,200 bytes
-    # per token is 17,089 whole tokens, 8 whole sequences of 2048 tokens.
+def test_opt13b_figure_1_case_counts_no_cache_tokens() -> None:
+    # Figure 1 states no cache size, so the entry has none: the whole 14 GB
+    # the weights leave is not the cache (vLLM's own server gives it 12 GB,
+    # Table 1), and no token count divides it by the cache per token.
     opt = Scenarios.Opt13BOnA100_40GB
-    assert opt.max_tokens == 14e9 // 819_200
-    assert opt.max_sequences == 8
+    assert opt.kv_memory is None
+    with pytest.raises(AttributeError):
+        opt.max_tokens  # noqa: B018
+
+
+def test_vllm_server_keeps_7_full_length_sequences() -> None:
+    # The class's arithmetic, not a printed figure: Table 1's 15,728 slots
+    # hold 7 whole sequences of OPT's 2048 tokens.
+    assert Scenarios.VllmOpt13BCacheSlots.max_sequences == 15_728 // 2048 == 7
 
 
 # TTFT and TPOT: Databricks
@@ -240,11 +271,36 @@ def test_prefill_is_compute_bound_and_decode_bandwidth_bound() -> None:
 def test_informix_disk_utilization_is_0_36() -> None:
     # "U = (A * 1.2) * X = (.03 * 1.2) * 10 = .36": 10 transfers a second,
     # each holding the disk for 30 ms plus 20 percent, two decimals as
-    # printed; the product is exactly 0.36.
+    # printed; the product is exactly 0.36. It is the mean number of
+    # transfers in service: Little's law with the 36 ms service time as W.
     disk = Scenarios.InformixDiskUtilization
-    assert magnitude(disk.time_in_system, "ms") == pytest.approx(36, rel=1e-12)
-    assert disk.mean_in_system == pytest.approx(0.36, rel=1e-12)
-    assert round(disk.mean_in_system, 2) == 0.36
+    assert magnitude(disk.service_time, "ms") == pytest.approx(36, rel=1e-12)
+    assert disk.utilization == pytest.approx(0.36, rel=1e-12)
+    assert round(disk.utilization, 2) == 0.36
+
+
+def test_informix_transaction_takes_0_72_s_and_1_13_s() -> None:
+    # "P = 20 (.03 * 1.2) = 20 * .036 = .72" and "S = P/(1-U) = .72 / (1 -
+    # .36) = .72 / .64 = 1.13": two decimals as printed (.72/.64 is 1.125,
+    # which the guide rounds up to 1.13).
+    disk = Scenarios.InformixDiskUtilization
+    assert magnitude(disk.transaction_processing_time, "s") == pytest.approx(0.72, abs=0.005)
+    assert magnitude(disk.transaction_time, "s") == pytest.approx(0.72 / 0.64, rel=1e-12)
+    assert magnitude(disk.transaction_time, "s") == pytest.approx(1.13, abs=0.005)
+
+
+def test_informix_disk_holds_0_56_transfers_in_the_system() -> None:
+    # Computed, not printed: the guide's own S = P/(1 - U) for one transfer
+    # is 36 ms / 0.64 = 56.25 ms, and Little's law with that time counts
+    # 10/s × 56.25 ms = 0.5625 transfers at the disk, in service or queued,
+    # more than the 0.36 in service. That is the M/M/1 number in the system,
+    # U/(1 - U), exactly.
+    disk = Scenarios.InformixDiskUtilization
+    assert magnitude(disk.residence_time, "ms") == pytest.approx(56.25, rel=1e-12)
+    assert disk.mean_in_system == pytest.approx(0.5625, rel=1e-12)
+    u = disk.utilization
+    assert disk.mean_in_system == pytest.approx(u / (1 - u), rel=1e-12)
+    assert disk.mean_in_system > disk.utilization
 
 
 # Independent node failures: the class's scaling at Llama 3's rate
@@ -296,14 +352,25 @@ def test_selective_recomputation_follows_korthikanti_appendix_a() -> None:
     )
 
 
-def test_full_recomputation_adds_about_a_third() -> None:
-    # Narayanan et al.'s 96Bslh²(1 + s/6h + V/16lh) over the model FLOPs'
-    # 72Bslh²(1 + s/6h + V/12hl): exactly the factor the class uses.
+def test_full_recomputation_lengthens_the_iteration() -> None:
+    # Narayanan et al.'s 96Bslh²(1 + s/6h + V/16lh) hardware FLOPs with full
+    # recomputation, over Korthikanti et al.'s 72Bslh²(1 + s/3h + V/12hl)
+    # with selective recomputation: the iteration grows by that ratio at the
+    # measured run's hardware FLOP rate, and the MFU falls by it. The class's
+    # model, exact; no source prints a full-recomputation MFU for these runs.
     gpt = Scenarios.Megatron175BUtilization
     s, h, layers, v = 2048, 12288, 96, 51200
     full = 96 * (1 + s / (6 * h) + v / (16 * layers * h))
-    model = 72 * (1 + s / (6 * h) + v / (12 * h * layers))
-    assert gpt.hfu_full / gpt.model_flops_utilization == pytest.approx(full / model, rel=1e-12)
+    selective = 72 * (1 + s / (3 * h) + v / (12 * h * layers))
+    assert gpt.full_recompute_slowdown == pytest.approx(full / selective, rel=1e-12)
+    assert gpt.full_recompute_mfu == pytest.approx(0.514 * selective / full, rel=1e-12)
+    # The hardware does the same share of its peak either way: the HFU of
+    # the longer iteration is the measured one.
+    full_hfu = gpt.full_recompute_mfu * gpt.full_flops_factor / gpt.model_flops_factor
+    assert full_hfu == pytest.approx(gpt.hfu_selective, rel=1e-12)
+    # No attribute claims an HFU for full recomputation at the measured
+    # iteration time, which full recomputation cannot keep.
+    assert not hasattr(gpt, "hfu_full")
 
 
 # Embodied and operational carbon: Luccioni et al. on BLOOM
@@ -325,3 +392,25 @@ def test_bloom_embodied_emissions_are_11_2_tonnes() -> None:
     # "11.2 tonnes" of embodied emissions, one decimal.
     emissions = Scenarios.BloomTrainingCarbon.embodied_emissions
     assert magnitude(emissions, "tCO2e") == pytest.approx(11.2, abs=0.05)
+
+
+def test_bloom_total_is_50_5_tonnes_with_idle_consumption() -> None:
+    # Abstract: "50.5 tonnes" in all; Table 3: embodied 11.2 t (22.2%),
+    # dynamic 24.69 t (48.9%), idle 14.6 t (28.9%). The idle 14.6 t is an
+    # input as printed; the total and the shares are computed from it, the
+    # entry's embodied and dynamic emissions, one decimal as printed.
+    bloom = Scenarios.BloomTrainingCarbon
+    assert magnitude(bloom.idle_emissions, "tCO2e") == 14.6
+    assert magnitude(bloom.total_emissions, "tCO2e") == pytest.approx(50.5, abs=0.05)
+    assert bloom.embodied_share == pytest.approx(0.222, abs=0.0005)
+    total = bloom.total_emissions
+    assert (bloom.operational_emissions / total).to("").magnitude == pytest.approx(
+        0.489, abs=0.0005
+    )
+    assert (bloom.idle_emissions / total).to("").magnitude == pytest.approx(0.289, abs=0.0005)
+    # Without the idle part the share would be 31%: the figure the entry gave
+    # before it counted idle consumption, which the paper does not print.
+    without_idle = bloom.embodied_emissions / (
+        bloom.embodied_emissions + bloom.operational_emissions
+    )
+    assert without_idle.to("").magnitude == pytest.approx(0.312, abs=0.0005)

@@ -67,11 +67,11 @@ def test_diagram_has_a_linked_node_per_attribute_and_an_edge_per_read(
     assert svg["role"] == "img" and svg["aria-label"].startswith("Data flow of")
     nodes = svg.find_all("a", class_="refgen-node")
     hrefs = [urldefrag(a["href"])[1].removeprefix(f"{CLASS}.") for a in nodes]
-    assert len(hrefs) == 20 and len(set(hrefs)) == 20
+    assert len(hrefs) == 23 and len(set(hrefs)) == 23  # the seed's 20, and 3 for issue 39
     for node in nodes:
         assert scenario_page.find(id=urldefrag(node["href"])[1]) is not None
     inputs = [a.find("text").get_text() for a in svg.find_all("a", class_="refgen-input")]
-    assert inputs[0] == "parameters" and len(inputs) == 6
+    assert inputs[0] == "parameters" and len(inputs) == 8
     read_count = sum(
         len(title.partition("; reads ")[2].partition(";")[0].split(", "))
         for title in (node_title(scenario_page, name) for name in hrefs)

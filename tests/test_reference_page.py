@@ -32,12 +32,20 @@ INPUTS = {
     "activation_factor": ("float", "required"),
     "activation_factor_high": ("float", "required"),
     "bandwidth": ("Optional[Quantity]", "None"),
+    # Beyond the seed page: the width of the optimizer's values, so that
+    # mixed-precision state (issue 39) is counted in bytes, not in arrays of
+    # the weight width. Their defaults leave the seed's figures as they are.
+    "master_copies": ("int", "0"),
+    "optimizer_width": ("Quantity", "4 * ureg.byte"),
 }
 
 EQUATIONS = {
     "weights": "(self.parameters * self.bytes_per_param).to('MB')",
     "gradients": "self.weights",
-    "optimizer_state": "(self.optimizer_moments * self.weights).to('MB')",
+    "optimizer_bytes": (
+        "((self.optimizer_moments + self.master_copies) * self.optimizer_width).to('B')"
+    ),
+    "optimizer_state": "(self.parameters * self.optimizer_bytes).to('MB')",
     "activations": "(self.activation_factor * self.weights).to('MB')",
     "persistent": "(self.weights + self.gradients + self.optimizer_state).to('MB')",
     "total": "(self.persistent + self.activations).to('MB')",
@@ -53,6 +61,7 @@ HELPER = "refgen_scenarios.physics.memory.calc_update_step_traffic"
 DERIVED = [
     "weights",
     "gradients",
+    "optimizer_bytes",
     "optimizer_state",
     "activations",
     "persistent",

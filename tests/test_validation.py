@@ -166,6 +166,8 @@ def test_update_working_set_keeps_its_inputs_and_annotations() -> None:
         "activation_factor",
         "activation_factor_high",
         "bandwidth",
+        "master_copies",
+        "optimizer_width",
     ]
     assert UpdateWorkingSetScenario.__annotations__["bandwidth"] == "Optional[Quantity]"
 

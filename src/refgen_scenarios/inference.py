@@ -7,6 +7,7 @@ sit on a processor's roofline, and what batching buys in throughput.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
@@ -24,7 +25,6 @@ from refgen_scenarios.validation import (
     DATA_RATE,
     DURATION,
     FRACTION,
-    RATE,
     Rules,
     check_inputs,
     input_rules,
@@ -337,21 +337,28 @@ class BatchDecodeScenario:
     context_tokens, so at long contexts it outweighs the weights both in
     memory and in the bytes each step reads. Without the cache, reading the
     weights and the arithmetic would take equal time at balanced_batch.
-    Whether weights and cache fit in memory_capacity is stated by
-    fits_in_memory.
+
+    A batch whose caches do not fit beside the weights cannot run.
+    fits_in_memory says whether batch_size does; max_batch is the most
+    sequences that fit, and the step time and throughput are those of
+    resident_batch, the sequences the server can hold, never of a batch
+    that does not fit. memory_needed is what the whole batch would need.
 
     Notes
     -----
     Equation: kv_cache_bytes = 2 × layers × kv_heads × head_dim ×
-        kv_bytes_per_element × context_tokens × batch_size; step_time =
-        max((weight_bytes + kv_cache_bytes) / memory_bandwidth, 2 FLOP ×
-        parameters × batch_size / peak_compute); throughput = batch_size /
-        step_time; balanced_batch = peak_compute × bytes_per_param / (2 FLOP ×
-        memory_bandwidth).
+        kv_bytes_per_element × context_tokens × batch_size; max_batch =
+        (memory_capacity - weight_bytes) / cache per sequence, rounded down;
+        resident_batch = min(batch_size, max_batch); step_time =
+        max((weight_bytes + resident caches) / memory_bandwidth, 2 FLOP ×
+        parameters × resident_batch / peak_compute); throughput =
+        resident_batch / step_time; balanced_batch = peak_compute ×
+        bytes_per_param / (2 FLOP × memory_bandwidth).
     Assumptions: Every sequence has context_tokens cached (the last step of a
         full-length generation, the slowest one); reads and arithmetic overlap
         perfectly and both run at peak; memory_capacity is taken in the unit
-        of its datasheet.
+        of its datasheet; sequences that do not fit wait, and take no part
+        in the step.
     Excludes: Attention arithmetic, activations and framework workspace in
         memory, communication between devices, and scheduling overhead.
 
@@ -379,10 +386,16 @@ class BatchDecodeScenario:
     133.4 GB
     >>> serving.fits_in_memory
     False
+
+    Only 32 of the 64 sequences fit beside the weights; the figures of a
+    step are theirs:
+
+    >>> serving.resident_batch
+    32
     >>> print(round(serving.step_time, 1))
-    65.4 ms
+    39.1 ms
     >>> print(round(serving.throughput))
-    978 token/s
+    819 token/s
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -438,24 +451,42 @@ class BatchDecodeScenario:
 
     @property
     def memory_needed(self) -> Quantity:
-        """Weights plus KV cache in GB, what must be resident."""
+        """Weights plus the whole batch's KV cache in GB, what batch_size would need."""
         return (self.weight_bytes + self.kv_cache_bytes).to('GB')
 
     @property
     def fits_in_memory(self) -> bool:
-        """Whether the weights and the KV cache fit in memory_capacity together."""
+        """Whether the weights and the whole batch's KV cache fit in memory_capacity together."""
         return bool(self.memory_needed <= self.memory_capacity)
 
     @property
+    def max_batch(self) -> int:
+        """Most sequences of context_tokens whose caches fit beside the weights."""
+        sequence_cache = self.kv_bytes_per_token * self.context_tokens
+        free = self.memory_capacity - self.weight_bytes
+        return max(0, math.floor((free / sequence_cache).to('').magnitude))
+
+    @property
+    def resident_batch(self) -> int:
+        """Sequences the server holds and decodes: batch_size, or max_batch if fewer fit."""
+        return min(self.batch_size, self.max_batch)
+
+    @property
+    def resident_memory(self) -> Quantity:
+        """Weights plus the resident sequences' KV cache in GB, what a step reads."""
+        resident_cache = self.kv_bytes_per_token * self.context_tokens * self.resident_batch
+        return (self.weight_bytes + resident_cache).to('GB')
+
+    @property
     def step_flops(self) -> Quantity:
-        """Operations of one step's weight multiplications, in TFLOP."""
-        return (2 * ureg.FLOP * self.parameters * self.batch_size).to('TFLOP')
+        """Operations of one step's weight multiplications for the resident batch, in TFLOP."""
+        return (2 * ureg.FLOP * self.parameters * self.resident_batch).to('TFLOP')
 
     @property
     def step_time(self) -> Quantity:
-        """Time of one decoding step in ms, cache reads included: each sequence's time per token."""
+        """Time of one decoding step of the resident batch in ms, cache reads included."""
         return calc_decode_step_time(
-            self.memory_needed, self.memory_bandwidth, self.step_flops, self.peak_compute
+            self.resident_memory, self.memory_bandwidth, self.step_flops, self.peak_compute
         ).to('ms')
 
     @property
@@ -467,8 +498,8 @@ class BatchDecodeScenario:
 
     @property
     def throughput(self) -> Quantity:
-        """Tokens generated per second across the batch."""
-        return (self.batch_size * ureg.token / self.step_time).to('token/s')
+        """Tokens generated per second across the resident batch."""
+        return (self.resident_batch * ureg.token / self.step_time).to('token/s')
 
     @property
     def balanced_batch(self) -> float:
@@ -603,29 +634,33 @@ class MatmulRooflineScenario:
 
 @dataclass(frozen=True, kw_only=True)
 class KvCacheCapacityScenario:
-    """How many tokens of KV cache fit in an accelerator's memory next to the weights.
+    """How many tokens of KV cache fit in the memory a server sets aside for it beside the weights.
 
-    The weights take a fixed share of memory_capacity; what is left holds the
-    key-value cache, at kv_bytes_per_token for every token of every sequence
-    being served. That budget, not the arithmetic, often caps how many
-    sequences a server can batch: max_tokens in all, or max_sequences at
-    context_tokens each.
+    The weights take a fixed share of memory_capacity and leave free_memory.
+    A server does not give all of that to the key-value cache: activations
+    and workspace need some, so the cache gets kv_memory, as much as its
+    source sets aside. At kv_bytes_per_token for every token of every
+    sequence being served, that budget, not the arithmetic, often caps how
+    many sequences a server can batch: max_tokens in all, or max_sequences
+    at context_tokens each. Without a stated kv_memory there are no token
+    counts: free_memory is an upper bound on the cache, not its size.
 
     Notes
     -----
-    Equation: kv_budget = memory_capacity - parameters × bytes_per_param,
-        or kv_memory where the source states the cache's memory;
-        kv_bytes_per_token = 2 × layers × kv_heads × head_dim ×
-        kv_bytes_per_element; max_tokens = kv_budget / kv_bytes_per_token and
-        max_sequences = max_tokens / context_tokens, each rounded down.
-    Assumptions: Without kv_memory, all memory not taken by the weights
-        holds cache; memory_capacity is counted in the unit its source uses
-        (the vLLM paper's 26 GB of weights are 65% of 40 GB in one unit).
-        kv_memory, when given, is taken as stated, in the unit that makes
-        the source's own count come out (see the references).
-    Excludes: Activations and framework workspace, fragmentation (which
-        paged allocation removes), and the difference between the
-        datasheet's "40GB" and 40 × 2³⁰ bytes of HBM.
+    Equation: free_memory = memory_capacity - parameters × bytes_per_param;
+        kv_budget = kv_memory; kv_bytes_per_token = 2 × layers × kv_heads ×
+        head_dim × kv_bytes_per_element; max_tokens = kv_budget /
+        kv_bytes_per_token and max_sequences = max_tokens / context_tokens,
+        each rounded down.
+    Assumptions: memory_capacity and kv_memory are read in the unit that
+        makes their source's own figures come out: decimal for the vLLM
+        paper's Figure 1 (its 26 GB of weights are 65% of 40 GB), binary
+        for its Table 1 (12 GB of cache at 800 KB a token are its 15.7K
+        slots only in binary units), so that a share never divides one unit
+        by the other. The weights are parameters × bytes_per_param bytes.
+    Excludes: The split of free_memory between activations, workspace and
+        cache where no source states it, and fragmentation (which paged
+        allocation removes).
 
     References
     ----------
@@ -636,9 +671,10 @@ class KvCacheCapacityScenario:
       40GB: parameters "26GB, 65%", KV cache ">30%", with section 1 giving
       the same split as about 65% and close to 30%), and section 3,
       paragraph "Large KV cache" (OPT-13B: 800 KB of cache per token). The
-      35% left beside the weights and Opt13BOnA100_40GB's token and
-      sequence counts are this class's arithmetic, not figures from the
-      paper.
+      35% left beside the weights is this class's arithmetic, not a figure
+      of the paper; Figure 1 gives the cache more than 30% of it and the
+      rest to other data, so Opt13BOnA100_40GB states no cache size and
+      counts no tokens.
     - Kwon et al., SOSP 2023, section 6.1, "Experimental Setup", paragraph
       "Model and server configurations", and Table 1, "Model sizes and
       server configurations" (page 9 of the SOSP text): for the 13B model
@@ -647,9 +683,10 @@ class KvCacheCapacityScenario:
       The slots are tokens of cache: 12 GB over section 3's 800 KB a token.
       Both are binary units (800 KB is 2 × 5120 × 40 × 2 = 819,200 bytes),
       so the 12 GB is read as 12 × 2³⁰ bytes: 15,728 tokens, 15.7K as
-      printed; read as 12 × 10⁹ bytes the count would be 14.6K. Table 1
-      prints no sequence count; VllmOpt13BCacheSlots's max_sequences is
-      this class's arithmetic.
+      printed; read as 12 × 10⁹ bytes the count would be 14.6K. The entry
+      reads the table's 40 GB in the same binary unit, so that the cache is
+      the 30% of it that 12 of 40 is. Table 1 prints no sequence count;
+      VllmOpt13BCacheSlots's max_sequences is this class's arithmetic.
 
     Examples
     --------
@@ -659,13 +696,15 @@ class KvCacheCapacityScenario:
     26.0 GB
     >>> print(f"{opt.weight_share:.0%}")
     65%
-    >>> print(f"{opt.kv_share:.0%}")
+    >>> print(f"{opt.free_share:.0%}")
     35%
-    >>> opt.max_tokens
-    17089
-    >>> opt.max_sequences
-    8
-    >>> Scenarios.VllmOpt13BCacheSlots.max_tokens
+
+    vLLM's server gives 12 GB of its A100 to the cache (Table 1):
+
+    >>> vllm = Scenarios.VllmOpt13BCacheSlots
+    >>> print(f"{vllm.kv_share:.0%}")
+    30%
+    >>> vllm.max_tokens
     15728
     """
 
@@ -693,7 +732,7 @@ class KvCacheCapacityScenario:
     context_tokens: int
     """Tokens cached per sequence at full length."""
     kv_memory: Optional[Quantity] = None
-    """Memory the source sets aside for the cache; without it, what the weights leave."""
+    """Memory the source sets aside for the cache; needed only for the cache's share and counts."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -709,15 +748,23 @@ class KvCacheCapacityScenario:
         return (self.weight_bytes / self.memory_capacity).to('').magnitude
 
     @property
-    def kv_budget(self) -> Quantity:
-        """Memory in GB for the KV cache: kv_memory, or what the weights leave."""
-        if self.kv_memory is not None:
-            return self.kv_memory.to('GB')
+    def free_memory(self) -> Quantity:
+        """Memory in GB the weights leave for cache, activations and workspace."""
         return (self.memory_capacity - self.weight_bytes).to('GB')
 
     @property
+    def free_share(self) -> float:
+        """Share of memory_capacity the weights leave free (dimensionless)."""
+        return (self.free_memory / self.memory_capacity).to('').magnitude
+
+    @property
+    def kv_budget(self) -> Quantity:
+        """Memory in GiB the server sets aside for the KV cache, kv_memory."""
+        return self.kv_memory.to('GiB')
+
+    @property
     def kv_share(self) -> float:
-        """Share of memory_capacity left for the KV cache (dimensionless)."""
+        """Share of memory_capacity set aside for the KV cache (dimensionless)."""
         return (self.kv_budget / self.memory_capacity).to('').magnitude
 
     @property
@@ -850,69 +897,3 @@ class ServingLatencyScenario:
     def request_latency(self) -> Quantity:
         """End-to-end latency of one request in s: TTFT plus TPOT for every output token."""
         return (self.time_to_first_token + self.time_per_output_token * self.output_tokens).to('s')
-
-
-@dataclass(frozen=True, kw_only=True)
-class LittlesLawScenario:
-    """Little's law: requests in a system equal their arrival rate times the time each spends in it.
-
-    In any stable system, the average number of requests inside,
-    mean_in_system, is the arrival_rate times the average time_in_system,
-    whatever the arrival pattern or the order of service. Applied to a whole
-    server it gives the concurrency a serving system must hold; applied to
-    one resource, with its service time, it gives that resource's
-    utilization.
-
-    Notes
-    -----
-    Equation: mean_in_system = arrival_rate × time_in_system.
-    Assumptions: A stable system observed long enough that averages exist
-        (arrivals equal departures).
-    Excludes: The distribution of the number in the system and of the
-        waiting time, which need a queueing model.
-
-    References
-    ----------
-    - Little, "A Proof for the Queuing Formula: L = λW", Operations Research
-      9(3), 1961.
-    - HCL OneDB 2.0.1 Performance Guide (formerly IBM Informix), section
-      "Disk utilization": the worked example of a disk with a
-      30-millisecond access time, padded by 20 percent for access-time
-      variability, serving an average of 10 transfer requests per second,
-      "U = (A * 1.2) * X = (.03 * 1.2) * 10 = .36". That utilization is
-      Little's law applied to the disk alone. The IBM Informix Dynamic
-      Server Performance Guide prints the same example.
-    - Janapa Reddi et al., "Machine Learning Systems" (open textbook of
-      harvard-edge, mlsysbook.ai), Volume II, appendix "Inference
-      Foundations": Table "Batch Size Impact on GPT-3 Serving Performance"
-      (at 100 requests per second and batch size 16, E[T] = 154.5 ms) and
-      the callout "Applying Little's Law to verify" (100 × 0.1545 s = 15.45
-      requests in the system). Read in the book's stored source
-      (book/quarto/contents/vol2/backmatter/appendix_inference.qmd of
-      harvard-edge/cs249r_book at commit 005e122), where 154.5 ms is typed
-      in the table and 15.45 computed by the callout's cell; the rendered
-      page was not read.
-
-    Examples
-    --------
-    >>> from refgen_scenarios import Scenarios
-    >>> print(round(Scenarios.InformixDiskUtilization.mean_in_system, 2))
-    0.36
-    >>> print(round(Scenarios.Gpt3ServingAt100Qps.mean_in_system, 2))
-    15.45
-    """
-
-    rules: ClassVar[Rules] = input_rules(arrival_rate=RATE, time_in_system=DURATION)
-
-    arrival_rate: Quantity
-    """Requests arriving per unit time, λ."""
-    time_in_system: Quantity
-    """Average time a request spends in the system, W."""
-
-    def __post_init__(self) -> None:
-        check_inputs(self)
-
-    @property
-    def mean_in_system(self) -> float:
-        """Average number of requests in the system, L = λW (dimensionless)."""
-        return (self.arrival_rate * self.time_in_system).to('').magnitude

@@ -12,16 +12,17 @@ from refgen_scenarios.inference import (
     DecodeBandwidthScenario,
     KvCacheCapacityScenario,
     KvCacheScenario,
-    LittlesLawScenario,
     MatmulRooflineScenario,
     RooflineScenario,
     ServingLatencyScenario,
 )
+from refgen_scenarios.queueing import BatchedServingScenario, DiskQueueScenario
 from refgen_scenarios.reliability import (
     CheckpointIntervalScenario,
     CheckpointWriteScenario,
     FleetFailureScenario,
 )
+from refgen_scenarios.step_time import HierarchicalAllReduceScenario, UpdateStepBoundScenario
 from refgen_scenarios.sustainability import (
     DeliveredComputeScenario,
     EmbodiedCarbonScenario,
@@ -69,20 +70,57 @@ class Scenarios:
     factors 5 and 8, which are derived, not quoted: Korthikanti et al.'s
     per-layer count (section 4.1, Equation 1: sbh(34 + 5as/h) bytes at 2
     bytes an element) redone for FP32 activations of that illustrative
-    shape. The working set and step time are computed."""
+    shape. The working set and step time are computed; the step time counts
+    the traffic only (see PhoneFullUpdateStepAtMeasuredGpuRate)."""
+
+    PhoneFullUpdateStepAtNpuPeak = UpdateStepBoundScenario(
+        parameters=PhoneFullUpdateWorkingSet.parameters,
+        tokens_per_step=10 * 128,
+        flops_per_param_token=6 * ureg.FLOP,
+        step_traffic=PhoneFullUpdateWorkingSet.step_traffic,
+        memory_bandwidth=PhoneFullUpdateWorkingSet.bandwidth,
+        peak_compute=35e12 * ureg.FLOP / ureg.s,
+    )
+    """One update step of the phone entry's model (10 M parameters, its nominal
+    batch of 10 sequences of 128 tokens) against a peak a phone's vendor
+    prints for its neural engine: the 35 trillion operations a second of the A17
+    Pro's Neural Engine, which the "Machine Learning Systems" textbook's
+    hardware registry pairs with 51.2 GB/s in its iPhone 15 Pro entry. At
+    that peak the 76.8 GFLOP take 2.2 ms, under the 15.6 ms the 800 MB of
+    traffic take: the step's 96 FLOP/B are below the 684 FLOP/B ridge, and
+    memory traffic binds. The Neural Engine's operations are not FP32 ones,
+    so this is a floor, not a rate an FP32 step can reach. Computed, not
+    printed."""
+
+    PhoneFullUpdateStepAtMeasuredGpuRate = UpdateStepBoundScenario(
+        parameters=PhoneFullUpdateWorkingSet.parameters,
+        tokens_per_step=10 * 128,
+        flops_per_param_token=6 * ureg.FLOP,
+        step_traffic=PhoneFullUpdateWorkingSet.step_traffic,
+        memory_bandwidth=PhoneFullUpdateWorkingSet.bandwidth,
+        peak_compute=70 * ureg.GFLOP / ureg.s,
+    )
+    """The same step on a phone GPU at 70 GFLOP/s, the top of the 40-70 GFLOPs
+    Das et al. reached with optimized training kernels on Snapdragon 8
+    series GPUs (arXiv:2202.10100, abstract): a measured rate, not a peak.
+    The arithmetic then takes 1.1 s, some 70 times the traffic floor, and
+    binds. No vendor FP32 peak of a phone GPU was found. Computed, not
+    printed."""
 
     Gpt2XlFp16UpdateWorkingSet = UpdateWorkingSetScenario(
         parameters=1.5e9,
         bytes_per_param=2 * ureg.byte,
-        optimizer_moments=6,
+        optimizer_moments=2,
         activation_factor=20.0,
         activation_factor_high=20.0,
         bandwidth=None,
+        master_copies=1,
+        optimizer_width=4 * ureg.byte,
     )
     """The 1.5B-parameter GPT-2 trained with mixed-precision Adam as ZeRO section
-    3.1 defines it: FP16 weights (3 GB) and gradients, and 12 bytes of
-    optimizer state per parameter (FP32 master weights and both moments), six
-    arrays the size of the FP16 weights, for 16 bytes per parameter and the
+    3.1 defines it: FP16 weights (3 GB) and gradients, and an FP32 master copy
+    of the weights with Adam's two FP32 moments, three values of 4 bytes: the
+    12 bytes a parameter of ZeRO's K, for 16 bytes per parameter and the
     paper's 24 GB of model states. The activation factor of 20 is ZeRO's
     60 GB of activations at sequence length 1K and batch size 32 (section 3.2)
     over those 3 GB."""
@@ -127,7 +165,11 @@ class Scenarios:
     )
     """GPT-3 175B as in Table D.1 of the GPT-3 paper, run on 10,000 V100 GPUs at
     the 24.6 TFLOP/s each that Patterson et al. (Table 4) report, out of a
-    125 TFLOP/s peak."""
+    125 TFLOP/s peak. The utilization, 24.6/125 = 19.7%, counts 6 FLOP a
+    parameter a token and no attention: it is not the 21.3% MFU PaLM
+    (section 4.1) gives GPT-3 from the same 24.6 TFLOP/s. With PaLM's
+    attention term it becomes 20.2% (Gpt3ModelFlopsUtilization); the rest of
+    the difference is not explained by anything PaLM prints."""
 
     MegatronGpt3TrainingTime = TrainingComputeScenario(
         parameters=175e9,
@@ -179,10 +221,31 @@ class Scenarios:
         link_bandwidth=100 * ureg.Gbit / ureg.s,
     )
     """FP16 gradients of ZeRO's 7.5B-parameter example (section 3.1; Figure 1's
-    N_d = 64) all-reduced over 64 devices on InfiniBand EDR at the 12.5 GB/s
-    (100 Gbit/s) per link of ZeRO section 10.2. That each device has one
-    such link is this entry's assumption: ZeRO gives the per-link rate only.
-    The 2Ψ per device it approaches is section 7.1's."""
+    N_d = 64) all-reduced over 64 devices in one flat ring whose every hop
+    is one InfiniBand EDR link at the 12.5 GB/s (100 Gbit/s) per link of
+    ZeRO section 10.2. Its 2.36 s sync_time is a one-link bound that no
+    source prints: ZeRO's cluster (section 10.1) is DGX-2 nodes of 16 GPUs
+    with NVSwitch inside and 800 Gbps between nodes, on which the same
+    all-reduce takes about 0.32 s (Zero7p5BHierarchicalAllReduce). The 2Ψ
+    per device the ring approaches is section 7.1's."""
+
+    Zero7p5BHierarchicalAllReduce = HierarchicalAllReduceScenario(
+        parameters=7.5e9,
+        bytes_per_element=2 * ureg.byte,
+        nodes=4,
+        gpus_per_node=400 // 25,
+        intra_node_bandwidth=300 * ureg.GB / ureg.s,
+        inter_node_bandwidth=800 * ureg.Gbit / ureg.s,
+    )
+    """The FP16 gradients of ZeRO's 7.5B-parameter example (section 3.1; Figure
+    1's N_d = 64) all-reduced on the hardware of ZeRO's experiments: DGX-2
+    nodes of 16 V100s (section 10.1: 400 GPUs in 25 nodes) joined by 800
+    Gbps between nodes (section 10.1), NVSwitch inside at the 300 GB/s per
+    link of section 10.2. The 64 devices are 4 such nodes, the entry's
+    assumption. Inside the nodes the two phases take 94 ms; between them
+    the 22.5 GB each node sends takes 225 ms; 0.32 s in all, computed, not
+    printed, against the 2.36 s of the flat ring whose every hop is one
+    12.5 GB/s link (Zero7p5BGradientAllReduce)."""
 
     Zero7p5BGradientAllReduceAlphaBeta = AlphaBetaAllReduceScenario(
         message_bytes=15 * ureg.GB,
@@ -348,11 +411,14 @@ class Scenarios:
         memory_bandwidth=2039 * ureg.GB / ureg.s,
         memory_capacity=80 * ureg.GB,
     )
-    """OPT-13B in 16 bits (40 layers, hidden size 5120 in 40 heads of 128, as
-    in the vLLM paper, section 3) decoding 64 sequences at its full
-    2048-token context on one A100 80GB SXM (datasheet: 312 TFLOPS FP16,
-    2,039 GB/s, 80GB). The cache alone is about four times the weights, and
-    the two do not fit on the one GPU."""
+    """Does not fit: OPT-13B in 16 bits (40 layers, hidden size 5120 in 40
+    heads of 128, as in the vLLM paper, section 3) asked to decode 64
+    sequences at its full 2048-token context on one A100 80GB SXM
+    (datasheet: 312 TFLOPS FP16, 2,039 GB/s, 80GB). Their cache alone is
+    about four times the weights, and the 133.4 GB the batch needs is more
+    than the card holds: only 32 sequences fit beside the weights, and the
+    step time and throughput are those of the 32 (computed, not printed);
+    no figure is given for the 64."""
 
     NvidiaLinearBatch512OnV100 = MatmulRooflineScenario(
         rows=512,
@@ -389,7 +455,10 @@ class Scenarios:
     )
     """The vLLM paper's Figure 1 case: a 13B-parameter model (OPT-13B, 800 KB of
     cache per token, section 3) in FP16 on an A100 40GB, counted as the paper
-    counts it (26GB of parameters are 65% of the 40GB)."""
+    counts it (26GB of parameters are 65% of the 40GB). The weights leave 14
+    GB, 35%; Figure 1 gives more than 30% to the KV cache and the rest to
+    other data, but no cache size, so the entry counts no tokens (see
+    VllmOpt13BCacheSlots for the 12 GB vLLM sets aside)."""
 
     VllmOpt13BCacheSlots = KvCacheCapacityScenario(
         parameters=13e9,
@@ -398,16 +467,18 @@ class Scenarios:
         kv_heads=40,
         head_dim=128,
         kv_bytes_per_element=2 * ureg.byte,
-        memory_capacity=40 * ureg.GB,
+        memory_capacity=40 * ureg.GiB,
         context_tokens=2048,
         kv_memory=12 * ureg.GiB,
     )
     """The vLLM paper's 13B server (section 6.1, Table 1): OPT-13B in FP16 on
     one A100 with 40 GB, 26 GB of parameters and 12 GB set aside for the KV
     cache, which holds "15.7K" tokens ("Max. # KV cache slots") at 800 KB a
-    token. The 12 GB is read in binary units, as the paper's 800 KB is; the
+    token. The 12 GB is read in binary units, as the paper's 800 KB is, and
+    the 40 GB in the same unit, so the cache is 30% of the memory; the
     2048-token context is OPT's maximum sequence length (section 6.1,
-    "Orca (Max)")."""
+    "Orca (Max)"). The 15.7K slots are reproduced; the 7 whole sequences
+    of 2048 tokens are computed, not printed."""
 
     Databricks7BServingLatency = ServingLatencyScenario(
         parameters=7e9,
@@ -439,24 +510,37 @@ class Scenarios:
     a published figure. It gives no output length, so there is no request
     latency."""
 
-    InformixDiskUtilization = LittlesLawScenario(
-        arrival_rate=10 / ureg.s,
-        time_in_system=1.2 * 30 * ureg.ms,
+    InformixDiskUtilization = DiskQueueScenario(
+        transfer_rate=10 / ureg.s,
+        access_time=30 * ureg.ms,
+        access_margin=1.2,
+        transfers_per_transaction=20,
     )
     """The Informix performance guide's example (section "Disk utilization"):
-    a disk with a 30 ms access time, padded by 20 percent to 36 ms, serving
-    10 transfers a second is busy .36 of the time, Little's law applied to
-    the disk alone."""
+    a disk with a 30 ms access time, padded by 20 percent, serving 10
+    transfers a second is busy .36 of the time, and a 20-transfer
+    transaction takes .72 s of processing and 1.13 s at the disk, waiting
+    included; all three are reproduced from these inputs. The .36 is the
+    mean number of transfers in service (Little's law with the 36 ms
+    service time); with the 56.25 ms a transfer spends at the disk waiting
+    included, Little's law gives 0.56 in the system. Both of those are
+    computed, not printed."""
 
-    Gpt3ServingAt100Qps = LittlesLawScenario(
+    Gpt3ServingAt100Qps = BatchedServingScenario(
         arrival_rate=100 / ureg.s,
-        time_in_system=154.5 * ureg.ms,
+        fixed_time=50 * ureg.ms,
+        per_request_time=0.5 * ureg.ms,
+        batch_size=16,
     )
     """The "Machine Learning Systems" textbook's GPT-3 serving example at 100
-    requests a second (Volume II, appendix "Inference Foundations", callout
-    "Applying Little's Law to verify"): at batch size 16 a request spends
-    154.5 ms in the system (Table "Batch Size Impact on GPT-3 Serving
-    Performance"), so 15.45 requests are in it on average."""
+    requests a second (Volume II, appendix "Inference Foundations", worked
+    example "GPT-3 serving at 100 QPS"): batches cost 50 ms plus 0.5 ms a
+    request, served 16 at a time. From these inputs the class reproduces
+    the batch-16 row of Table "Batch Size Impact on GPT-3 Serving
+    Performance" (58.0 ms a batch, 36.3% busy, 16.5 ms of waiting, 154.5 ms
+    in the system) and the callout "Applying Little's Law to verify" (15.45
+    requests in the system, 5.8 in service); none of those figures is an
+    input."""
 
     FleetJob16kGpus = FleetFailureScenario(
         gpus=16_384,
@@ -467,7 +551,10 @@ class Scenarios:
     """Llama 3 405B pre-training (section 3.3.4): 419 unexpected interruptions
     in a 54-day snapshot, on 16,384 H100 GPUs (Table 4) in servers of eight
     (section 3.3.1). Spread over 2,048 nodes that is 3.79 failures per 1,000
-    node-days; the job fails every 3.1 hours."""
+    node-days, and the job fails every 3.1 hours: both computed, not
+    printed. The rate is made from the 419, so expected_failures over the
+    54 days gives the 419 back; that is an identity of the inputs, not a
+    reproduction of the paper's count."""
 
     DalyFigure3Checkpoint = CheckpointIntervalScenario(
         checkpoint_time=5 * ureg.minute,
@@ -544,6 +631,25 @@ class Scenarios:
     )
     """PaLM 540B training on 6144 TPU v4 chips (PaLM paper, Appendix B)."""
 
+    Gpt3ModelFlopsUtilization = ModelFlopsUtilizationScenario(
+        parameters=175e9,
+        layers=96,
+        attention_heads=96,
+        head_dim=128,
+        sequence_length=2048,
+        tokens_per_second=10_000 * 24.6e12 / (6 * 175e9) * ureg.token / ureg.s,
+        chips=10_000,
+        peak_throughput=125 * ureg.TFLOP / ureg.s,
+    )
+    """GPT-3 175B (96 layers, 96 heads of 128, 2048-token context; GPT-3
+    paper, Table 2.1) on 10,000 V100s of 125 TFLOP/s peak (Patterson et al.,
+    Table 4), at the 24.6 TFLOP/s a GPU that PaLM section 4.1 calls
+    "non-attention model TFLOP/s": the tokens per second are that rate over 6
+    FLOP a parameter. Its MFU without attention is 24.6/125 = 19.7%, with
+    PaLM's attention term 20.2%; both computed, not printed. PaLM prints
+    21.3% from the same 24.6, which these inputs do not reproduce (see
+    ModelFlopsUtilizationScenario's references)."""
+
     Megatron175BUtilization = HardwareFlopsUtilizationScenario(
         model_flops_utilization=0.514,
         sequence_length=2048,
@@ -571,11 +677,15 @@ class Scenarios:
         embodied_per_accelerator=150 * ureg.kgCO2e + 2500 * ureg.kgCO2e / 8,
         lifetime=6 * ureg.year,
         utilization=0.85,
+        idle_emissions=14.6 * ureg.tCO2e,
     )
     """BLOOM's final training run as Luccioni et al. estimate it: 1,082,990 A100
     GPU hours (Table 1) at 400 W on the French grid (57 gCO2eq/kWh, Table 1),
     with 150 kg CO2eq per GPU and an eighth of 2,500 kg per 8-GPU server
-    embodied, amortised over six years at 85% use (section 4.1)."""
+    embodied, amortised over six years at 85% use (section 4.1), and the 14.6
+    tonnes of idle consumption of Table 3, as printed. The dynamic 24.7
+    tonnes, embodied 11.2 tonnes, 50.5-tonne total and 22.2% embodied share
+    are computed from these inputs and reproduce the paper's figures."""
 
     LamdaPretrainingCompute = DeliveredComputeScenario(
         chips=1024,

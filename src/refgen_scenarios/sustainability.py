@@ -33,6 +33,8 @@ from refgen_scenarios.validation import (
 
 EMISSIONS = Rule("an amount of emissions in CO2e", "[emissions]")
 """Rule for an amount of CO2-equivalent emissions, such as the embodied emissions of a device."""
+EMISSIONS_OR_ZERO = Rule("an amount of emissions in CO2e", "[emissions]", minimum_allowed=True)
+"""Rule for emissions that may be none at all, such as a run's idle consumption."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,7 +61,21 @@ class ModelFlopsUtilizationScenario:
     - Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways", JMLR
       2023 (arXiv:2204.02311), Table 3 and Appendix B (PaLM 540B: 238.3K
       tokens/s on 6144 TPU v4 chips of 275 TFLOP/s peak; 46.2% MFU, 45.7%
-      without the attention term).
+      without the attention term), and section 4.1, "Training Efficiency"
+      (GPT-3's MFU "is 21.3% based on 24.6 non-attention model TFLOP/s per
+      GPU, reported by OpenAI via Patterson et al."; Table 3 lists GPT-3 on
+      V100 at 21.3%). Section 4.1 was read in a stored copy of the paper's
+      text, not in the paper's PDF.
+    - Brown et al., "Language Models are Few-Shot Learners", NeurIPS 2020,
+      Table 2.1 (GPT-3 175B: 96 layers, 96 heads of 128, context of 2048
+      tokens), and Patterson et al., "Carbon Emissions and Large Neural
+      Network Training", arXiv:2104.10350, 2021, Table 4 (GPT-3 on V100s at
+      a measured 24.6 TFLOP/s each; V100 peak 125 TFLOP/s): the inputs of
+      Gpt3ModelFlopsUtilization. From them this class gives 19.7% without
+      the attention term and 20.2% with it, not PaLM's 21.3%: PaLM prints no
+      other input, and 21.3% would need a peak of 118.7 TFLOP/s (or 26.6
+      model TFLOP/s a GPU at 125), which no cited source gives. The
+      difference is not explained.
 
     Examples
     --------
@@ -69,6 +85,13 @@ class ModelFlopsUtilizationScenario:
     46.2%
     >>> print(f"{palm.mfu_without_attention:.1%}")
     45.7%
+
+    GPT-3 at the 24.6 non-attention TFLOP/s a V100 that PaLM's 21.3% is
+    based on; the attention term adds half a point, not 1.6:
+
+    >>> gpt3 = Scenarios.Gpt3ModelFlopsUtilization
+    >>> print(f"{gpt3.mfu_without_attention:.1%} -> {gpt3.mfu:.1%}")
+    19.7% -> 20.2%
     """
 
     rules: ClassVar[Rules] = input_rules(tokens_per_second=RATE, peak_throughput=COMPUTE_RATE)
@@ -321,21 +344,31 @@ class HardwareFlopsUtilizationScenario:
 
     Model FLOPs utilization (MFU) credits a run only with the operations the
     model needs; hardware FLOPs utilization (HFU) also counts the operations
-    recomputation repeats, which the hardware does perform. For the same
-    iteration time, HFU is MFU times the ratio of hardware to model FLOPs.
-    Selective recomputation repeats only the attention core, so the two stay
-    close; full recomputation repeats each layer's forward pass, adding about
-    a third.
+    recomputation repeats, which the hardware does perform. Both divide by
+    the same measured iteration time, so HFU is MFU times the ratio of
+    hardware to model FLOPs. Selective recomputation repeats only the
+    attention core, so the two stay close. Full recomputation repeats each
+    layer's forward pass, about a third more hardware FLOPs, and so cannot
+    keep the measured iteration time: at the hardware FLOP rate of the
+    measured run its iteration is full_recompute_slowdown times longer, and
+    its MFU falls to full_recompute_mfu. That MFU is this class's model,
+    computed, not printed.
 
     Notes
     -----
     Equation: model FLOPs = 72Bslh²(1 + s/6h + V/12hl); with selective
         recomputation 72Bslh²(1 + s/3h + V/12hl); with full recomputation
-        96Bslh²(1 + s/6h + V/16hl); hfu = mfu × hardware FLOPs / model FLOPs.
+        96Bslh²(1 + s/6h + V/16hl); hfu = mfu × hardware FLOPs / model FLOPs;
+        full_recompute_slowdown = full / selective hardware FLOPs;
+        full_recompute_mfu = mfu / full_recompute_slowdown.
     Assumptions: Only matrix multiplications are counted; the logit layer is
-        not recomputed; MFU and HFU share the measured iteration time.
+        not recomputed; MFU and HFU share the measured iteration time. For
+        full recomputation, the hardware keeps the measured run's hardware
+        FLOP rate (its HFU), so the iteration grows with the hardware FLOPs.
     Excludes: Softmax, normalisation and elementwise operations, the
-        optimizer step, and communication.
+        optimizer step, communication, and the larger micro-batches or
+        smaller model parallelism that the memory full recomputation saves
+        would allow.
 
     References
     ----------
@@ -371,8 +404,14 @@ class HardwareFlopsUtilizationScenario:
     >>> trillion = Scenarios.Megatron1TUtilization
     >>> print(f"{trillion.hfu_selective:.1%}")
     57.0%
-    >>> print(f"{trillion.hfu_full:.1%}")
-    75.0%
+
+    With full recomputation at the same hardware FLOP rate, each iteration
+    would take about 32% longer and the MFU would fall in proportion:
+
+    >>> print(round(trillion.full_recompute_slowdown, 3))
+    1.316
+    >>> print(f"{trillion.full_recompute_mfu:.1%}")
+    42.8%
     """
 
     rules: ClassVar[Rules] = input_rules(model_flops_utilization=FRACTION)
@@ -418,9 +457,14 @@ class HardwareFlopsUtilizationScenario:
         return self.model_flops_utilization * self.selective_flops_factor / self.model_flops_factor
 
     @property
-    def hfu_full(self) -> float:
-        """Hardware FLOPs utilization the same iteration time would mean with full recomputation."""
-        return self.model_flops_utilization * self.full_flops_factor / self.model_flops_factor
+    def full_recompute_slowdown(self) -> float:
+        """Iteration time with full over selective recomputation at one hardware FLOP rate."""
+        return self.full_flops_factor / self.selective_flops_factor
+
+    @property
+    def full_recompute_mfu(self) -> float:
+        """MFU of the run redone with full recomputation in its longer iteration (not printed)."""
+        return self.model_flops_utilization / self.full_recompute_slowdown
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -431,19 +475,24 @@ class EmbodiedCarbonScenario:
     starts. Spread over the hours of use in a device's life, a run that
     occupies accelerator_hours is charged its share of that. Its operational
     emissions are the energy its accelerators draw times the carbon
-    intensity of the grid. On a low-carbon grid the embodied share becomes a
-    large part of the total.
+    intensity of the grid. The rest of the infrastructure draws power too
+    while the run holds it, computing or not; idle_emissions carries that
+    part as its source states it. The total is the three together, and on a
+    low-carbon grid the embodied share becomes a large part of it.
 
     Notes
     -----
     Equation: dynamic_energy = accelerator_hours × power_per_accelerator;
         operational_emissions = dynamic_energy × carbon_intensity;
         embodied_emissions = embodied_per_accelerator × accelerator_hours /
-        (lifetime × utilization).
+        (lifetime × utilization); total_emissions = embodied_emissions +
+        operational_emissions + idle_emissions; embodied_share =
+        embodied_emissions / total_emissions.
     Assumptions: Embodied emissions are amortised linearly over the hours of
-        use; the average power is steady.
-    Excludes: Idle power of the cluster and datacenter overhead (PUE),
-        networking and storage equipment, and end-of-life treatment.
+        use; the average power is steady; the idle consumption is an input,
+        not modelled here (for BLOOM, Luccioni et al.'s own estimate).
+    Excludes: Datacenter overhead (PUE) beyond what the idle estimate
+        counts, networking and storage equipment, and end-of-life treatment.
 
     References
     ----------
@@ -456,9 +505,13 @@ class EmbodiedCarbonScenario:
       150 kg CO2eq per GPU and 2,500 kg per server, a 6-year replacement
       rate and 85% average usage, giving 7.57 tonnes for the servers and
       3.64 for the GPUs, 11.2 tonnes in all); section 4.2 (the dynamic
-      energy counts each GPU hour at the A100's 400 W). Table 1 and section
-      4.1 were read in verbatim quotations of the paper, not in the paper
-      itself.
+      energy counts each GPU hour at the A100's 400 W); Table 3, the
+      breakdown of the 50.5 tonnes (embodied emissions 11.2 tonnes, 22.2%;
+      dynamic consumption 24.69 tonnes, 48.9%; idle consumption 14.6
+      tonnes, 28.9%). Table 1, section 4.1 and Table 3 were read in verbatim
+      quotations of the paper, not in the paper itself; how the paper
+      derives its idle consumption was not read, so the entry takes the
+      14.6 tonnes as printed.
 
     Examples
     --------
@@ -470,8 +523,14 @@ class EmbodiedCarbonScenario:
     24.7 tCO2e
     >>> print(round(bloom.embodied_emissions, 1))
     11.2 tCO2e
-    >>> print(f"{bloom.embodied_share:.0%}")
-    31%
+
+    With the idle consumption of Table 3, the total and the embodied share
+    are the paper's:
+
+    >>> print(round(bloom.total_emissions, 1))
+    50.5 tCO2e
+    >>> print(f"{bloom.embodied_share:.1%}")
+    22.2%
     """
 
     rules: ClassVar[Rules] = input_rules(
@@ -481,6 +540,7 @@ class EmbodiedCarbonScenario:
         embodied_per_accelerator=EMISSIONS,
         lifetime=DURATION,
         utilization=FRACTION,
+        idle_emissions=EMISSIONS_OR_ZERO,
     )
 
     accelerator_hours: Quantity
@@ -495,6 +555,8 @@ class EmbodiedCarbonScenario:
     """Service life of the hardware."""
     utilization: float
     """Fraction of its life the hardware is in use."""
+    idle_emissions: Quantity
+    """Emissions of the infrastructure's idle consumption during the run, as its source states."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -518,8 +580,10 @@ class EmbodiedCarbonScenario:
 
     @property
     def total_emissions(self) -> Quantity:
-        """Embodied plus operational emissions, in tCO2e."""
-        return (self.embodied_emissions + self.operational_emissions).to('tCO2e')
+        """Embodied, operational and idle emissions together, in tCO2e."""
+        return (self.embodied_emissions + self.operational_emissions + self.idle_emissions).to(
+            'tCO2e'
+        )
 
     @property
     def embodied_share(self) -> float:

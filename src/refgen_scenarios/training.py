@@ -26,7 +26,7 @@ from refgen_scenarios.physics import (
     calc_update_step_traffic,
     calc_zero_bytes_per_device,
 )
-from refgen_scenarios.units import Quantity
+from refgen_scenarios.units import Quantity, ureg
 from refgen_scenarios.validation import (
     BYTES,
     COMPUTE,
@@ -47,26 +47,25 @@ from refgen_scenarios.validation import (
 class UpdateWorkingSetScenario:
     """A full on-device update with Adam: its working set and the DRAM bytes of one step.
 
-    Every weight gets a gradient of the same width, the optimizer holds
-    optimizer_moments arrays the size of the weights, and the forward pass saves
-    activation_factor times the weight bytes for the backward pass;
-    activation_factor_high gives the top of the range quoted for that factor.
+    Every weight gets a gradient of the same width; the optimizer keeps
+    optimizer_moments moments and master_copies copies of the weights, of
+    optimizer_width bytes each, and the forward pass saves activation_factor
+    times the weight bytes (activation_factor_high: the top of its range).
 
     Notes
     -----
     Equation: working set = weights + gradients + optimizer_state + activations;
-        step traffic comes from calc_update_step_traffic.
-    Assumptions: Gradients are stored at the weight width; everything the
-        optimizer keeps is counted in weight-sized arrays (Adam's two moments
-        at the weight width are 2; mixed-precision Adam's FP32 master copy and
-        two FP32 moments next to 16-bit weights are 12 bytes, 6 arrays of 2
-        bytes); activation factors are stated inputs. The phone entry's model
-        (10 M FP32 parameters; 4 layers of hidden size 448 in 7 heads, 128
-        tokens, batches of 10 and 16) is an illustrative shape, not a
-        published configuration, and its 64-bit LPDDR5 bus is an assumed
-        phone memory system.
-    Excludes: Allocator reserve and fragmentation, framework workspace, and
-        activation recomputation.
+        optimizer_bytes = (optimizer_moments + master_copies) ×
+        optimizer_width; step traffic from calc_update_step_traffic.
+    Assumptions: Gradients at the weight width; one width for every
+        optimizer value (mixed-precision Adam: 3 × 4 = 12 bytes, ZeRO's K);
+        activation factors are stated inputs. The phone model (10 M FP32
+        parameters; 4 layers of hidden size 448 in 7 heads, 128 tokens,
+        batches of 10 and 16) is illustrative, not published; so is its
+        64-bit LPDDR5 bus.
+    Excludes: Allocator reserve and fragmentation, framework workspace,
+        activation recomputation, and the step's arithmetic
+        (UpdateStepBoundScenario).
 
     References
     ----------
@@ -74,26 +73,21 @@ class UpdateWorkingSetScenario:
     - Kingma and Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015,
       Algorithm 1 (two moment estimates per parameter).
     - JEDEC, JESD209-5, "Low Power Double Data Rate 5 (LPDDR5)", 2019, as
-      described by JEDEC's press release announcing its publication (text
-      reproduced by CDRInfo, "Updated LPDDR5 Standard Doubles Memory
-      Throughput of LPDDR4"): "LPDDR5 is being published with a data rate
-      of 6400 MT/s" and, among the key specification updates, "I/O
-      throughput up to 6400 Mbps". The standard's own text (paywalled) was
-      not read, so no section or table of it is cited. On a 64-bit bus
-      that is 6,400 MT/s × 8 bytes = 51.2 GB/s, the derivation the phone
-      entry's bandwidth follows.
+      JEDEC's press release describes it (reproduced by CDRInfo): "a data
+      rate of 6400 MT/s", "I/O throughput up to 6400 Mbps"; the standard
+      itself (paywalled) was not read. On a 64-bit bus, 6,400 MT/s × 8
+      bytes = 51.2 GB/s, the phone entry's bandwidth.
     - Samsung Electronics, press release announcing its 8Gb LPDDR5 DRAM,
-      Samsung Newsroom, July 2018 (a data rate of up to 6,400 Mb/s, at which
-      the new LPDDR5 sends 51.2 GB of data in a second): the phone entry's
-      51.2 GB/s as printed.
+      Samsung Newsroom, July 2018 (up to 6,400 Mb/s, 51.2 GB of data a
+      second): the phone entry's 51.2 GB/s as printed.
     - Korthikanti et al., "Reducing Activation Recomputation in Large
       Transformer Models", MLSys 2023 (arXiv:2205.05198; numbering of the
       arXiv text): section 4 takes activations as 2 bytes an element and
       dropout masks as 1; section 4.1 counts 11sbh + 5as²b bytes for the
       attention block, 19sbh for the MLP and 4sbh for the two layer norms,
       which sum to Equation 1, sbh(34 + 5as/h) bytes per layer. The phone
-      entry's activation factors 5 and 8 redo that count for FP32
-      activations of its illustrative shape; no source prints them.
+      entry's factors 5 and 8 redo that count in FP32 for its illustrative
+      shape; no source prints them.
     - Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
       Parameter Models", SC 2020; section numbers are those of the extended
       version, arXiv:1910.02054v3: section 3.1, "Mixed-Precision Training" (2Ψ + 2Ψ + 12Ψ =
@@ -128,14 +122,9 @@ class UpdateWorkingSetScenario:
     >>> [s * b * (66 + 9 * a * s / h) / (48 * h) for b in (10, 16)]
     [5.0, 8.0]
 
-    The FP16 weights of the 1.5B-parameter GPT-2 take the 3 GB the ZeRO paper
-    quotes, and its model states the 24 GB, at 2 + 2 + 12 bytes per
-    parameter:
+    The 1.5B-parameter GPT-2's model states take ZeRO's 24 GB:
 
-    >>> gpt2 = Scenarios.Gpt2XlFp16UpdateWorkingSet
-    >>> print(gpt2.weights.to('GB'))
-    3.0 GB
-    >>> print(gpt2.persistent.to('GB'))
+    >>> print(Scenarios.Gpt2XlFp16UpdateWorkingSet.persistent.to('GB'))
     24.0 GB
     """
 
@@ -145,6 +134,8 @@ class UpdateWorkingSetScenario:
         activation_factor=NUMBER_OR_ZERO,
         activation_factor_high=NUMBER_OR_ZERO,
         bandwidth=DATA_RATE,
+        master_copies=COUNT_OR_ZERO,
+        optimizer_width=BYTES,
     )
 
     parameters: float
@@ -152,13 +143,17 @@ class UpdateWorkingSetScenario:
     bytes_per_param: Quantity
     """Storage width of one parameter, e.g. 4 bytes for FP32."""
     optimizer_moments: int
-    """Weight-sized arrays the optimizer keeps per parameter (2 for Adam at the weight width)."""
+    """Moment estimates the optimizer keeps per parameter (2 for Adam)."""
     activation_factor: float
     """Saved activation bytes as a multiple of the weight bytes."""
     activation_factor_high: float
     """Upper end of the quoted range for activation_factor."""
     bandwidth: Optional[Quantity] = None
     """DRAM bandwidth of the device; needed only for step_floor."""
+    master_copies: int = 0
+    """Weight copies the optimizer keeps (1: mixed precision's FP32 master weights)."""
+    optimizer_width: Quantity = 4 * ureg.byte
+    """Bytes of one optimizer value (4 B: FP32)."""
 
     def __post_init__(self) -> None:
         check_inputs(self)
@@ -174,9 +169,14 @@ class UpdateWorkingSetScenario:
         return self.weights
 
     @property
+    def optimizer_bytes(self) -> Quantity:
+        """Optimizer bytes per parameter in B (ZeRO's K)."""
+        return ((self.optimizer_moments + self.master_copies) * self.optimizer_width).to('B')
+
+    @property
     def optimizer_state(self) -> Quantity:
-        """Optimizer state in MB: optimizer_moments arrays the size of the weights."""
-        return (self.optimizer_moments * self.weights).to('MB')
+        """Optimizer state in MB: optimizer_bytes per parameter."""
+        return (self.parameters * self.optimizer_bytes).to('MB')
 
     @property
     def activations(self) -> Quantity:
@@ -815,7 +815,9 @@ class RingAllReduceScenario:
     Assumptions: A bandwidth-optimal ring in which every link runs at full
         speed at once; each device sends over one link of link_bandwidth (for
         the ZeRO entry, one InfiniBand EDR link per device: ZeRO gives the
-        per-link rate, not how many links a device has).
+        per-link rate, not how many links a device has, so its time is a
+        one-link bound, computed, not printed; HierarchicalAllReduceScenario
+        models ZeRO's two-level cluster).
     Excludes: Per-hop latency, overlap with the backward pass, and the
         tree or hierarchical algorithms a library may pick instead.
 
@@ -891,15 +893,18 @@ class AlphaBetaAllReduceScenario:
     step pays a start-up latency α, and moves one n-th of the message at
     link_bandwidth. For large messages the bandwidth term dominates and the
     time approaches that of RingAllReduceScenario; for small ones the
-    2(n - 1)α of latency does, whatever the bandwidth. The two are equal at
-    crossover_bytes. The bus bandwidth rescales the achieved rate so that it
-    tends to link_bandwidth, as collective benchmarks report it.
+    2(n - 1)α of latency does. A single message of point_to_point_crossover
+    bytes (α × β, the textbook's n*) takes as long to start as to send; the
+    ring's two terms meet at ring_crossover_bytes, n times more, as each
+    step sends an n-th of the message. The bus bandwidth rescales the rate
+    so that it tends to link_bandwidth, as collective benchmarks report it.
 
     Notes
     -----
     Equation: time = 2(n - 1) × latency + 2(n - 1)/n × message_bytes /
-        link_bandwidth; crossover_bytes = n × latency × link_bandwidth;
-        bus_bandwidth = message_bytes / time × 2(n - 1)/n.
+        link_bandwidth; point_to_point_crossover = latency × link_bandwidth;
+        ring_crossover_bytes = n × latency × link_bandwidth; bus_bandwidth =
+        message_bytes / time × 2(n - 1)/n.
     Assumptions: Every link runs at full bandwidth at once; the same latency
         for every step.
     Excludes: Reduction arithmetic, contention, tree and hierarchical
@@ -921,7 +926,9 @@ class AlphaBetaAllReduceScenario:
       harvard-edge, mlsysbook.ai), Volume II, appendix "Communication
       Foundations": Table "α-β Parameters by Interconnect" (InfiniBand NDR:
       α = 5 µs, β = 50 GB/s; RoCE v2 (100 GbE): α = 10 µs, β = 12.5 GB/s,
-      the ZeRO entry's link), equation "Ring AllReduce time" (T = 2(N -
+      the ZeRO entry's link), equation "crossover" (n* = α × β, this
+      class's point_to_point_crossover) with the worked example "Crossover
+      on InfiniBand NDR" (250 KB), equation "Ring AllReduce time" (T = 2(N -
       1)/N × M/β + 2(N - 1)α, this class's time), the worked example "Ring
       vs. tree AllReduce" (1 GB on 256 GPUs: about 42.4 ms) and, in section
       "Compression Economics", the worked example "Is top-k compression
@@ -934,7 +941,8 @@ class AlphaBetaAllReduceScenario:
       Systems.Fabrics.RoCE_100G.latency_us (ROCE_LATENCY_US = 10) and its β
       Systems.Fabrics.Ethernet_100G.bandwidth (100 Gbit/s, formatted to one
       decimal of GB/s); the rendered page was not read. No source prints
-      the ZeRO entry's time.
+      the ZeRO entry's time, nor any ring_crossover_bytes: the ring's
+      crossover is computed, not printed.
 
     Examples
     --------
@@ -944,7 +952,7 @@ class AlphaBetaAllReduceScenario:
     1.26 ms
     >>> print(round(big.time.to('s'), 3))
     2.364 s
-    >>> print(round(big.crossover_bytes, 1))
+    >>> print(round(big.ring_crossover_bytes, 1))
     8.0 MB
 
     The textbook's two worked examples on 256 GPUs; compressed, the
@@ -1000,9 +1008,14 @@ class AlphaBetaAllReduceScenario:
         return (self.latency_term / self.time).to('').magnitude
 
     @property
-    def crossover_bytes(self) -> Quantity:
-        """Message size in MB at which the latency and bandwidth terms are equal."""
-        return (self.devices * self.latency * self.link_bandwidth).to('MB')
+    def point_to_point_crossover(self) -> Quantity:
+        """One message's size in kB whose start-up takes as long as its transfer, α × β (n*)."""
+        return (self.latency * self.link_bandwidth).to('kB')
+
+    @property
+    def ring_crossover_bytes(self) -> Quantity:
+        """All-reduce size in MB at which the ring's two terms are equal, n × α × β."""
+        return (self.devices * self.point_to_point_crossover).to('MB')
 
     @property
     def algorithm_bandwidth(self) -> Quantity:
