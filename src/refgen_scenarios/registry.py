@@ -759,7 +759,7 @@ class Scenarios:
     """The last row of ZeRO's Table 2 (MP 16, 1024 GPUs), inputs as above.
     Reproduced: 32B and "2T" (2.05T). Not reproduced: 121.6B and 230.4B,
     which the table gets by multiplying its first row's rounded 7.6B and
-    14.4B by 16; the bound computed anew is 122.3B and 230.7B."""
+    14.4B by 16; the bound computed anew is 122.3B and 230.8B."""
 
     Zero1TOn1024Devices = ZeroShardingScenario(
         parameters=1e12,
