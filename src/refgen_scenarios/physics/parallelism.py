@@ -50,8 +50,10 @@ def calc_gpt_parameters(
       Clusters Using Megatron-LM", SC 2021 (arXiv:2104.04473), section 5.1,
       Equation 2.
     """
-    h, n = hidden_size, layers
-    return 12 * n * h**2 * (1 + 13 / (12 * h) + (vocab_size + sequence_length) / (12 * n * h))
+    layer_weights = 12 * layers * hidden_size**2
+    small_terms = 13 / (12 * hidden_size)
+    embeddings = (vocab_size + sequence_length) / (12 * layers * hidden_size)
+    return layer_weights * (1 + small_terms + embeddings)
 
 
 def calc_gpt_iteration_flops(
@@ -96,10 +98,10 @@ def calc_gpt_iteration_flops(
       Clusters Using Megatron-LM", SC 2021 (arXiv:2104.04473), section 5.1,
       Equation 3 (a lower bound, "close to the actual value").
     """
-    s, h, n = sequence_length, hidden_size, layers
-    return (
-        96 * batch_size * s * n * h**2 * (1 + s / (6 * h) + vocab_size / (16 * n * h)) * ureg.FLOP
-    )
+    layer_flops = 96 * batch_size * sequence_length * layers * hidden_size**2 * ureg.FLOP
+    attention = sequence_length / (6 * hidden_size)
+    logits = vocab_size / (16 * layers * hidden_size)
+    return layer_flops * (1 + attention + logits)
 
 
 def calc_tensor_parallel_traffic(
@@ -153,8 +155,8 @@ def calc_tensor_parallel_traffic(
       (four all-reduces, or four all-gathers and four reduce-scatters, move
       the same bytes).
     """
-    t = tensor_parallel
-    return 8 * micro_batch * sequence_length * hidden_size * (t - 1) / t * bytes_per_element
+    share = (tensor_parallel - 1) / tensor_parallel
+    return 8 * micro_batch * sequence_length * hidden_size * share * bytes_per_element
 
 
 ACTIVATION_TECHNIQUES = (
@@ -232,17 +234,18 @@ def calc_layer_activation_bytes(
     if technique not in ACTIVATION_TECHNIQUES:
         raise ValueError(f"technique must be one of {ACTIVATION_TECHNIQUES}, got {technique!r}")
     sbh = sequence_length * micro_batch * hidden_size * ureg.byte
-    t = tensor_parallel
     attention = 5 * attention_heads * sequence_length / hidden_size
-    per_element = {
-        "none": 34 + attention,
-        "tensor": 10 + 24 / t + attention / t,
-        "tensor_sequence": 34 / t + attention / t,
-        "tensor_selective": 10 + 24 / t,
-        "tensor_sequence_selective": 34 / t,
-        "full": 2,
-    }[technique]
-    return sbh * per_element
+    if technique == "none":
+        return sbh * (34 + attention)
+    if technique == "tensor":
+        return sbh * (10 + 24 / tensor_parallel + attention / tensor_parallel)
+    if technique == "tensor_sequence":
+        return sbh * (34 + attention) / tensor_parallel
+    if technique == "tensor_selective":
+        return sbh * (10 + 24 / tensor_parallel)
+    if technique == "tensor_sequence_selective":
+        return sbh * 34 / tensor_parallel
+    return 2 * sbh
 
 
 def calc_zero_largest_model(
@@ -307,13 +310,16 @@ def calc_zero_largest_model(
     """
     if stage not in (0, 1, 2, 3):
         raise ValueError(f"stage must be 0, 1, 2 or 3, got {stage!r}")
-    w, g, k = weight_bytes, gradient_bytes, optimizer_bytes
-    per_parameter = {
-        0: w + g + k,
-        1: w + g + k / data_parallel,
-        2: w + (g + k) / data_parallel,
-        3: (w + g + k) / data_parallel,
-    }[stage]
+    weights = weight_bytes
+    gradients = gradient_bytes
+    optimizer = optimizer_bytes
+    if stage >= 1:
+        optimizer = optimizer / data_parallel
+    if stage >= 2:
+        gradients = gradients / data_parallel
+    if stage >= 3:
+        weights = weights / data_parallel
+    per_parameter = weights + gradients + optimizer
     return model_parallel * (device_memory / per_parameter).to('').magnitude
 
 
