@@ -46,13 +46,11 @@ class MegatronTrainingRunScenario:
         achieved_throughput); training_time = iterations × iteration_flops /
         (gpus × achieved_throughput); checkpoint_write_time =
         checkpoint_size / checkpoint_write_bandwidth.
-    Assumptions: The measured per-GPU throughput holds for the whole run;
-        full activation recomputation (the extra forward pass is counted);
-        the checkpoint is written and read at the quoted bandwidths
-        throughout.
-    Excludes: Failures and restarts, evaluation, warm-up, the time
-        checkpoints take from training, and any change of batch size during
-        the run.
+    Assumptions: The measured per-GPU throughput holds for the whole run,
+        with full activation recomputation; checkpoints move at the quoted
+        bandwidths.
+    Excludes: Failures and restarts, evaluation, warm-up, checkpoint stalls
+        and batch-size ramps.
 
     References
     ----------
@@ -337,9 +335,8 @@ class ZeroLargestModelScenario:
     A cluster of gpus devices runs model_parallel-way model parallelism and
     gpus / model_parallel-way data parallelism. Plain data parallelism keeps
     all 16 bytes of mixed-precision Adam state per parameter on each model
-    replica; ZeRO's stages partition the optimizer state, then the
-    gradients, then the weights over the data-parallel replicas, and each
-    stage fits a larger model in the same device_memory.
+    replica; ZeRO's stages partition the optimizer state, the gradients and
+    the weights over the replicas, each stage fitting a larger model.
 
     Notes
     -----
