@@ -32,6 +32,14 @@ from refgen_scenarios.physics.network import (
     calc_ring_allreduce_time,
     calc_ring_allreduce_traffic,
 )
+from refgen_scenarios.physics.parallelism import (
+    calc_expert_dispatch_tokens,
+    calc_gpt_iteration_flops,
+    calc_gpt_parameters,
+    calc_layer_activation_bytes,
+    calc_tensor_parallel_traffic,
+    calc_zero_largest_model,
+)
 from refgen_scenarios.physics.reliability import (
     calc_checkpoint_overhead,
     calc_daly_interval,
@@ -48,8 +56,12 @@ __all__ = [
     "calc_compute_time",
     "calc_daly_interval",
     "calc_decode_step_time",
+    "calc_expert_dispatch_tokens",
     "calc_fleet_failure_rate",
+    "calc_gpt_iteration_flops",
+    "calc_gpt_parameters",
     "calc_kv_cache_bytes_per_token",
+    "calc_layer_activation_bytes",
     "calc_matmul_intensity",
     "calc_model_flops_per_token",
     "calc_pipeline_bubble_fraction",
@@ -58,6 +70,7 @@ __all__ = [
     "calc_ring_allreduce_traffic",
     "calc_roofline_attainable",
     "calc_selective_recomputation_saving",
+    "calc_tensor_parallel_traffic",
     "calc_training_energy",
     "calc_training_flops",
     "calc_transformer_activation_bytes",
@@ -66,4 +79,5 @@ __all__ = [
     "calc_weight_matmul_intensity",
     "calc_young_interval",
     "calc_zero_bytes_per_device",
+    "calc_zero_largest_model",
 ]
