@@ -30,14 +30,11 @@ from refgen_scenarios.validation import (
 class MegatronTrainingRunScenario:
     """A GPT training run end to end as Megatron-LM estimates it: throughput, time, checkpoints.
 
-    The model's shape fixes its parameters and the operations of each
-    iteration; the GPUs sustain achieved_throughput each, measured end to
-    end. Training on tokens then takes tokens / (batch_size ×
-    sequence_length) iterations. With activation recomputation each token
-    costs about eight operations per parameter, which gives Megatron-LM's
-    estimate 8TP/(nX); counting the matrix products of every iteration
-    instead gives a slightly longer time. A checkpoint of checkpoint_size
-    is written and read at the file system's bandwidths.
+    The shape fixes the parameters and each iteration's operations; the
+    GPUs sustain achieved_throughput each. With activation recomputation a
+    token costs about eight operations per parameter: Megatron-LM's estimate
+    8TP/(nX). Counting every iteration's matrix products gives a slightly
+    longer time. The checkpoint moves at the file system's bandwidths.
 
     Notes
     -----
@@ -57,23 +54,11 @@ class MegatronTrainingRunScenario:
     - refgen_scenarios.physics.calc_gpt_parameters
     - refgen_scenarios.physics.calc_gpt_iteration_flops
     - Narayanan et al., "Efficient Large-Scale Language Model Training on GPU
-      Clusters Using Megatron-LM", SC 2021 (arXiv:2104.04473; read in text
-      transcriptions of the arXiv version): section 5 (A100 peak of 312
-      teraFLOP/s at 16-bit precision); section 5.1 (V = 51,200, s = 2048,
-      Equations 2 to 4, and the estimates: GPT-3, P = 175 billion, T = 300
-      billion tokens, n = 1024, batch size 1536, X = 140 teraFLOP/s, "34
-      days"; the trillion-parameter model, 450 billion tokens, 3072 GPUs,
-      163 teraFLOP/s, "84 days"); Table 1, last row (1008.0 billion
-      parameters, 160 heads, hidden size 25600, 128 layers, tensor- and
-      pipeline-parallel sizes 8 and 64, 3072 GPUs, batch size 3072, 163
-      teraFLOP/s per GPU, 52% of peak, 502.0 petaFLOP/s aggregate); Table 2
-      (the GPT-3 model of 174.6 billion parameters); section 5.10 (a
-      checkpoint of 13.8 terabytes, read by all 384 nodes at a peak of
-      1TB/s, written at "40% of peak write bandwidth (273 GB/s)", read
-      here as the rate reached, though it may be the peak). Table 1's 502.0
-      is 3072 × 163.4: from the rounded 163 the product is 500.7. No state
-      layout found gives 13.8 TB, 13.7 bytes per parameter (FP16 weights,
-      FP32 master weights and two FP32 Adam moments make 14: 14.1 TB).
+      Clusters Using Megatron-LM", SC 2021 (arXiv:2104.04473): sections 5, 5.1
+      (Equations 2 to 4, "34 days", "84 days") and 5.10 (the checkpoint);
+      Tables 1 and 2. Table 1's 502.0 petaFLOP/s is 3072 × 163.4 (500.7 from
+      the rounded 163); 13.8 TB is 13.7 bytes per parameter, which no state
+      layout found explains.
 
     Examples
     --------
@@ -87,21 +72,8 @@ class MegatronTrainingRunScenario:
     500.7 PFLOP/s
     >>> print(round(run.training_time_estimate))
     84 d
-
-    Counting the matrix products of every iteration (Equation 3):
-
-    >>> print(round(run.training_time))
-    85 d
-    >>> print(round(run.checkpoint_write_time, 1))
-    50.5 s
-
-    GPT-3 on 1024 GPUs, the paper's first example:
-
-    >>> gpt3 = Scenarios.MegatronGpt3TrainingRun
-    >>> print(f"{gpt3.parameters / 1e9:.1f} billion")
-    174.6 billion
-    >>> print(round(gpt3.training_time_estimate))
-    34 d
+    >>> print(round(run.training_time), round(run.checkpoint_write_time, 1))
+    85 d 50.5 s
     """
 
     rules: ClassVar[Rules] = input_rules(
