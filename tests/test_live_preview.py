@@ -11,6 +11,8 @@ ignores, neither starts a second build.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import re
 import shlex
@@ -118,6 +120,17 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
+def _end_with_parent() -> None:
+    """In the server's process: end it when pytest ends, however pytest ends (a killed
+    test run would otherwise leave the server running in its own session)."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal a process gets when its parent dies."""
+
+
 @contextlib.contextmanager
 def serve(project: ScenarioProject, first_page: str) -> Iterator[Server]:
     """``sphinx-autobuild`` with the documented arguments, once ``first_page`` is served."""
@@ -136,6 +149,7 @@ def serve(project: ScenarioProject, first_page: str) -> Iterator[Server]:
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group, ended whole by stop()
+            preexec_fn=_end_with_parent,
         )
     try:
         server = Server(process, log, f"http://127.0.0.1:{port}")
