@@ -50,6 +50,10 @@ def inline(item: b.Inline) -> str:
             return f":py:attr:`{escaped(item.label)} <{item.anchor}>`"
         case b.SourceLink() | b.FileLink():
             return escaped(item.label)
+        case b.ObjectName():  # registered with the domain by refgen's node; here as code
+            return f"``{item.name.rpartition('.')[2]}``"
+        case b.Figure():
+            return escaped(f"{item.whole}{item.fraction}")
     raise TypeError(item)
 
 
@@ -101,6 +105,8 @@ def block(item: b.Block, depth: int) -> list[str]:
             if item.annotation:
                 lines.append(f"   :type: {' '.join(item.annotation.split())}")
             return [*lines, "", *indent(blocks(item.body, depth)), ""]
+        case b.Collapsible():  # folded in HTML by refgen's node; here a rubric and its blocks
+            return [f".. rubric:: {item.summary}", "", *blocks(item.blocks, depth)]
         case b.TocTree():
             options = ["   :hidden:"] if item.hidden else []
             options += [f"   :maxdepth: {item.maxdepth}"] if item.maxdepth > 0 else []

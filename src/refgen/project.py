@@ -419,7 +419,7 @@ class Project:
         Only where forking is safe (Linux, no other thread running), and only for at
         least :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
         """
-        self.stop_computing_ahead()
+        self._close_worker()
         wanted = [
             s.qualname
             for s in self._scenarios_of(classes)
@@ -469,9 +469,17 @@ class Project:
         """Stop the worker :meth:`compute_ahead` started, if any; what it has not given
         is computed here when asked for."""
         self._given_ahead.clear()
+        self._close_worker()
+
+    def _close_worker(self) -> None:
         if self._ahead is not None:
             self._ahead.close()
             self._ahead = None
+
+    def keep_for_later(self, key: Hashable, result: Any) -> None:
+        """A result computed already (a page composed to see whether it changed), for
+        :meth:`take_ahead` to give when the build asks for it."""
+        self._given_ahead[key] = result
 
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
         """The headline attribute's value for the class's first registry entry."""

@@ -65,13 +65,14 @@ class PageDirective(SphinxDirective):
         return NodeBuilder(self).page(composed.page)
 
     def recorded_page(self, project: Project, planned: PlannedPage) -> RecordedPage:
-        """The page composed, by the worker of this build if it did (a class page), or
-        here; a failure in the user's code is one warning, and the rest of the site builds."""
+        """The page composed already, by the worker of this build (a class page) or to see
+        whether it changed (:mod:`refgen.sphinx.incremental`), or composed here; a failure
+        in the user's code is one warning, and the rest of the site builds."""
         if planned.kind == "scenario":
             call_user_code(project.take_figures_ahead, planned.argument)
-            ahead = project.take_ahead(recorded_key(planned))
-            if isinstance(ahead, RecordedPage):
-                return ahead
+        ahead = project.take_ahead(recorded_key(planned))
+        if isinstance(ahead, RecordedPage):
+            return ahead
         page, error = call_user_code(recorded_page, project, planned, self.page_location().path)
         if error is None:
             assert page is not None

@@ -40,7 +40,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from refgen.analysis.guard import call_user_code
-from refgen.render.compose import compose, page_digest
+from refgen.render.compose import recorded_key, recorded_page
 from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
@@ -67,10 +67,13 @@ def outdated_pages(
             outdated.append(docname)  # new, or kept by a refgen that did not keep problems
         elif record.fingerprint != fingerprint:
             stub = env.doc2path(docname).as_posix()
-            composed, error = call_user_code(compose, project, page, stub)
-            if composed is None or error is not None or page_digest(composed) != record.digest:
+            recorded, error = call_user_code(recorded_page, project, page, stub)
+            if recorded is None or error is not None or recorded.digest != record.digest:
+                if recorded is not None:  # read next, as composed here
+                    project.keep_for_later(recorded_key(page), recorded)
                 outdated.append(docname)
                 continue
+            composed = recorded.composed
             record.fingerprint = fingerprint
             # Same page, other code: its examples may pass or fail differently now.
             record.example_warnings = []
