@@ -109,7 +109,8 @@ def call_user_code(
 
     A ``KeyboardInterrupt`` from a real Ctrl-C is raised again; every other
     exception, ``SystemExit`` and user-raised ``KeyboardInterrupt`` included,
-    is returned, and so is :class:`TimedOut` when ``timeout`` seconds pass.
+    is returned, and so is :class:`TimedOut` when ``timeout`` seconds pass. The
+    :class:`TimedOut` of an enclosing call's limit goes on to that call.
     """
     with _watching_interrupts() as interrupts:
         try:
@@ -118,4 +119,6 @@ def call_user_code(
         except BaseException as error:
             if isinstance(error, KeyboardInterrupt) and interrupts.received:
                 raise
+            if isinstance(error, TimedOut) and timeout is None:
+                raise  # an enclosing call's time is up: it answers for the whole
             return None, error

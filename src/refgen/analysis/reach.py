@@ -29,41 +29,43 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import operator
 import sys
-import types
+import traceback
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.reach_files import ReachFiles
+from refgen.analysis.reach_files import Node, ReachFiles
 from refgen.analysis.reach_index import (
     FILE_TEXT,
     SNIPPET,
+    UNIMPORTED,
     WHOLE_MODULE,
     IndexStore,
-    Local,
     Use,
     unit_digest,
 )
 from refgen.analysis.reach_names import (
     Binding,
+    Unimported,
     absolute_module,
     attributes,
     bindings,
-    imported,
+    imported_names,
     is_code,
+    mutable,
     own_attribute,
     resolved,
+    static_module_file,
     table_contents,
     unwrapped,
 )
+from refgen.analysis.reach_patches import Patches
 from refgen.analysis.source import ModuleSource
-
-Node = tuple[str, Local, str]
-"""A node of the graph: its file, its place in the file and the module whose globals
-it reads."""
 
 _IMPORTERS = (importlib.import_module, builtins.__import__, importlib.__import__)
 
@@ -82,12 +84,16 @@ class Reach:
         read: Callable[[str], ModuleSource],
         roots: Iterable[Path],
         store: IndexStore | None = None,
+        timeout: float | None = None,
     ) -> None:
         self.files = ReachFiles(read, roots, store)
         self.unknowable: dict[Node, list[tuple[str, int, str]]] = {}
         """Nodes that read a module by a name the code computes: where, and what."""
         self._edges: dict[Node, tuple[Node, ...]] = {}
-        self._patches: dict[tuple[int, str | None], list[Node]] | None = None
+        self._patches = Patches(self.files)
+        self._modules: set[str] | None = None
+        self.timeout = timeout
+        """Seconds the user's code may run while one node is resolved."""
         self._globals: dict[tuple[str, str], list[Node]] = {}
         self._classes: dict[int, tuple[type, list[Node]]] = {}
         """By ``id``, with the class itself: kept alive, its ``id`` is not reused."""
@@ -97,6 +103,11 @@ class Reach:
     def of_class(self, cls: type) -> list[Node]:
         """The class, its project bases, and what sets their attributes."""
         return self._class_sites(cls)
+
+    def of_patches(self, owner: object) -> list[Node]:
+        """What any module of the project sets on ``owner`` (a registry's entries replaced
+        from another module)."""
+        return self._patches.of(owner, None)
 
     def of_function(self, function: Any) -> list[Node]:
         return self._function_sites(function)
@@ -130,20 +141,21 @@ class Reach:
     def unit(self, node: Node) -> str:
         """The digest of a node's own text."""
         path, local, _module = node
-        if local in (FILE_TEXT, WHOLE_MODULE):
+        if local in (FILE_TEXT, WHOLE_MODULE, UNIMPORTED):
             index = self.files.index(path)
             return unit_digest(path, 0, index.digest if index else "")
         facts = self.files.facts(path, local)
         return facts.unit if facts is not None else unit_digest(path, local[0], "")
 
     def children(self, node: Node) -> tuple[Node, ...]:
-        """What a node refers to, resolved once per build."""
+        """What a node refers to, resolved once per build (within the time limit of the
+        user's code: a module's ``__getattr__`` runs)."""
         if node not in self._edges:
-            found, error = call_user_code(self._resolve, node)
+            found, error = call_user_code(self._resolve, node, timeout=self.timeout)
             self._edges[node] = tuple(dict.fromkeys(found)) if error is None and found else ()
             if error is not None:  # resolving ran the user's code, which failed
-                why = f"resolving the names this code reads raised {type(error).__name__}"
-                self.unknowable.setdefault(node, []).append((node[0], node[1][0], why))
+                why = f"resolving the names this code reads failed: {describe_error(error)}"
+                self.unknowable.setdefault(node, []).append(self._place_of(error, node, why))
         return self._edges[node]
 
     def _resolve(self, node: Node) -> list[Node]:
@@ -153,6 +165,8 @@ class Reach:
         if local == WHOLE_MODULE:  # a module read by a name in a string: all of it
             index = self.files.index(path)
             return [(path, top, module_name) for top in index.top_level] if index else []
+        if local == UNIMPORTED:  # not run yet: its text, and the modules it imports
+            return self._imported_by(path, module_name)
         facts = self.files.facts(path, local)
         if facts is None:
             return []
@@ -203,11 +217,15 @@ class Reach:
             return self._classes[id(target)][1]
         if isinstance(target, ModuleType):
             return []
-        if isinstance(target, types.FunctionType):
-            return self._function_sites(target)
+        if isinstance(target, Unimported):
+            return [node for name in target.names for node in self._unimported_module(name)]
+        # Where the name is bound (``scale = times(2)``, a partial, a bound method), what
+        # sets it, and what other modules change of the object it holds.
         sites = self._constant_sites(name, module_name, set())
-        if is_code(target):  # a partial, a bound method: the statement that made it, and it
+        if is_code(target):
             return [*sites, *self._function_sites(target)]
+        if mutable(target):
+            sites += self._patches.of(target, None)
         # A table of functions or classes (filled by a registering decorator): its
         # contents are what a lookup in it runs.
         for item in table_contents(target):
@@ -237,6 +255,13 @@ class Reach:
             if function is not sys.modules:
                 return []
             return self._whole_module(use.literal) if use.literal else self._unknowable(node, use)
+        if function is vars:  # every name of a module or class, looked up by a string
+            subject = resolved(use.subject or "", namespace, local_names)
+            if isinstance(subject, type):
+                return self._class_sites(subject)
+            return self._whole_module(subject.__name__) if isinstance(subject, ModuleType) else []
+        if function is operator.attrgetter or function is operator.methodcaller:
+            return self._unknowable(node, use)  # of an object no name says
         if function is getattr:
             subject = resolved(use.subject or "", namespace, local_names)
             if not isinstance(subject, ModuleType | type):
@@ -253,33 +278,65 @@ class Reach:
 
     def _unknowable(self, node: Node, use: Use) -> list[Node]:
         what = f"{use.function}[...]" if use.subscript else f"{use.function}(...)"
-        why = f"{what} reads a module by a name the code computes"
+        why = f"{what} reads a module or attribute by a name the code computes"
         self.unknowable.setdefault(node, []).append((node[0], use.line, why))
         return []
 
     def _whole_module(self, name: str | None) -> list[Node]:
-        module = imported(name)
+        module = sys.modules.get(name or "")
         path = getattr(module, "__file__", None)
-        if module is None or not isinstance(path, str) or not self.files.inside(path):
-            return []
-        if self.files.index(path) is None:
+        if module is None or not isinstance(path, str):
+            return self._unimported_module(name or "")
+        if not self.files.inside(path) or self.files.index(path) is None:
             return []
         return [(path, WHOLE_MODULE, module.__name__)]
+
+    def _unimported_module(self, name: str) -> list[Node]:
+        """A project module nothing has imported yet (a function imports it in a branch
+        that has not run): found without running it, as its text and what it imports."""
+        path = static_module_file(name)
+        if path is None or not self.files.inside(path) or self.files.index(path) is None:
+            return []
+        return [(path, UNIMPORTED, name)]
+
+    def _imported_by(self, path: str, module_name: str) -> list[Node]:
+        index = self.files.index(path)
+        found: list[Node] = []
+        for statement in index.imports if index is not None else ():
+            for name in imported_names(statement, module_name):
+                found += self._whole_module(name)
+        return found
 
     # ------------------------------------------------------------------ objects to sites
 
     def _class_sites(self, cls: type) -> list[Node]:
         sites: list[Node] = []
         for klass in cls.__mro__:
-            path = self.files.module_file(klass.__module__)
-            local = self.files.lookup(path, "class", klass.__qualname__) if path else None
-            if path is None or local is None:
+            found = self._class_node(klass)
+            if found is None:
                 continue
-            sites.append((path, local, klass.__module__))
+            sites.append(found)
             # ``Gauge.EFFICIENCY = 0.5`` after the class body, in its module or another
-            sites += self._constant_sites(klass.__name__, klass.__module__, set(), patches=False)
-            sites += self._patches_of(klass, None)
+            sites += self._constant_sites(klass.__name__, found[2], set(), patches=False)
+            sites += self._patches.of(klass, None)
         return sites
+
+    def _class_node(self, klass: type) -> Node | None:
+        """Where a class is written: in the file of the module it says it is from, or, when
+        that module's file has no such class (``__module__`` set to a public name), in
+        the file its methods' code comes from."""
+        path = self.files.module_file(klass.__module__)
+        local = self.files.lookup(path, "class", klass.__qualname__) if path else None
+        if path is not None and local is not None:
+            return (path, local, klass.__module__)
+        for value in list(vars(klass).values()):
+            code = getattr(unwrapped(value), "__code__", None) if is_code(value) else None
+            if code is None or not self.files.inside(code.co_filename):
+                continue
+            local = self.files.lookup(code.co_filename, "class", klass.__qualname__)
+            module = unwrapped(value).__globals__.get("__name__", klass.__module__)
+            return None if local is None else (code.co_filename, local, str(module))
+        return None
 
     def _function_sites(self, function: Any, seen: set[int] | None = None) -> list[Node]:
         seen = set() if seen is None else seen
@@ -295,11 +352,16 @@ class Reach:
                 sites += self._function_sites(implementation, seen)
         function = unwrapped(function)
         code = getattr(function, "__code__", None)
-        if code is None or not self.files.inside(code.co_filename):
+        if code is None:
+            return sites
+        # The module whose globals the code reads (``__module__`` may name another).
+        module_name = str(getattr(function, "__globals__", {}).get("__name__", ""))
+        if code.co_filename.startswith("<") and module_name in self._project_modules():
+            return [*sites, self._made_from_a_string(function, module_name)]
+        if not self.files.inside(code.co_filename):
             return sites
         local = self.files.lookup(code.co_filename, "function", code.co_firstlineno)
         if local is not None:
-            module_name = getattr(function, "__module__", "") or ""
             sites.append((code.co_filename, local, module_name))
         # A decorator without functools.wraps: the decorated function is in a closure cell.
         for cell in getattr(function, "__closure__", None) or ():
@@ -325,7 +387,7 @@ class Reach:
         if index is None:
             return []
         sites: list[Node] = [
-            (index.path, local, module_name) for local in index.mentions.get(name, ())
+            (index.path, local, module_name) for local in index.changes.get(name, ())
         ]
         for written, level, original in index.imported.get(name, ()):
             origin = absolute_module(written, level, module_name)
@@ -340,40 +402,42 @@ class Reach:
         ]
         module = sys.modules.get(module_name)
         if patches and module is not None:
-            sites += self._patches_of(module, name)
+            sites += self._patches.of(module, name)
+        if module is not None and name not in vars(module):  # computed by __getattr__
+            sites += self._code_sites(vars(module).get("__getattr__"), set())
         return sites
 
-    def _patches_of(self, owner: object, name: str | None) -> list[Node]:
-        """The statements that set attribute ``name`` (any, for None) of ``owner``."""
-        if self._patches is None:
-            self._patches = self._find_patches()
-        found = list(self._patches.get((id(owner), None), ()))
-        if name is None:
-            found += [
-                n for (key, _), nodes in self._patches.items() if key == id(owner) for n in nodes
-            ]
-        else:
-            found += self._patches.get((id(owner), name), ())
-        return found
+    def _project_modules(self) -> set[str]:
+        """The imported modules whose files are the project's."""
+        if self._modules is None:
+            self._modules = {
+                name
+                for name, module in list(sys.modules.items())
+                if isinstance(getattr(module, "__file__", None), str)
+                and self.files.inside(module.__file__)
+            }
+        return self._modules
 
-    def _find_patches(self) -> dict[tuple[int, str | None], list[Node]]:
-        """Every module-level statement of the project's imported modules that sets an
-        attribute of an object another name holds, by (object, attribute)."""
-        found: dict[tuple[int, str | None], list[Node]] = {}
-        for module_name, module in list(sys.modules.items()):
-            file = getattr(module, "__file__", None)
-            if not isinstance(file, str) or not file.endswith(".py") or not self.files.inside(file):
-                continue
-            index = self.files.index(file)
-            for patch in index.patches if index is not None else ():
-                head, *rest = patch.owner.split(".")
-                owner, _, _ = attributes(vars(module).get(head), rest)
-                if isinstance(owner, ModuleType | type):
-                    key = (id(owner), patch.attribute)
-                    found.setdefault(key, []).append((file, patch.local, module_name))
-        return found
+    def _made_from_a_string(self, function: Any, module_name: str) -> Node:
+        """Code made from a string (``exec``, ``eval``): what it depends on cannot be known.
+        A node of its own, which makes every page that reaches it unknowable."""
+        path = getattr(sys.modules.get(module_name), "__file__", "") or module_name
+        node: Node = (f"<made from a string in {module_name}>", (0, 0, "Unknowable"), "")
+        why = f"{getattr(function, '__name__', 'a function')} is made from a string (exec, eval)"
+        self.unknowable[node] = [(path, 1, why)]
+        self._edges[node] = ()
+        return node
 
     # ------------------------------------------------------------------ files
+
+    def _place_of(self, error: BaseException, node: Node, why: str) -> tuple[str, int, str]:
+        """Where resolving ``node`` failed: the last line of the project's own files the
+        error went through (a module's ``__getattr__``), else the node itself."""
+        frames = traceback.extract_tb(error.__traceback__)
+        ours = [frame for frame in frames if self.files.inside(frame.filename)]
+        if not ours or ours[-1].lineno is None:
+            return (node[0], node[1][0], why)
+        return (ours[-1].filename, ours[-1].lineno, why)
 
     def forget_syntax(self) -> None:
         """Drop the syntax trees parsed for missing facts (the indices stay)."""

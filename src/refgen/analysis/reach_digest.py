@@ -19,7 +19,8 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from refgen.analysis.reach import Node, Reach
+from refgen.analysis.reach import Reach
+from refgen.analysis.reach_files import Node
 
 
 @dataclass(frozen=True)

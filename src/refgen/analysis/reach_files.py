@@ -22,11 +22,15 @@ from refgen.analysis.reach_index import (
     Local,
     NodeFacts,
     Parsed,
-    index_module,
     node_facts,
     parse_text,
 )
+from refgen.analysis.reach_module import index_module
 from refgen.analysis.source import ModuleSource
+
+Node = tuple[str, Local, str]
+"""A node of the reach graph: its file, its place in the file and the module whose
+globals it reads."""
 
 
 class ReachFiles:
@@ -98,7 +102,9 @@ class ReachFiles:
             data = Path(path).read_bytes()
         except OSError:
             return None
-        return self.store.index(path, data, lambda: self._source(path, data))
+        return self.store.index(
+            path, data, lambda digest: index_module(path, digest, self._source(path, data))
+        )
 
     def _source(self, path: str, data: bytes) -> ModuleSource:
         """``path``'s syntax as ``data`` holds it: the shared parse when it is of the same
@@ -154,8 +160,7 @@ class ReachFiles:
 def _find(parsed: Parsed, kind: str, key: object) -> Local | None:
     """A class by qualified name, a function by first line, a statement by line."""
     if kind == "class":
-        found = parsed.source.find_class(str(key))
-        return None if found is None else (found.lineno, found.col_offset, "ClassDef")
+        return parsed.classes.get(str(key))
     if kind == "function":
         return parsed.functions.get(int(str(key)))
     return parsed.statements.get(int(str(key)))

@@ -39,6 +39,10 @@ holding it start on one line)."""
 FILE_TEXT: Local = (0, 0, "File")
 """A file's text as one node, and nothing it refers to (a registry's files)."""
 
+UNIMPORTED: Local = (0, 0, "Unimported")
+"""A project module nothing has imported yet, as one node: its text, and the modules it
+imports (it cannot be resolved name by name without running it)."""
+
 WHOLE_MODULE: Local = (0, 0, "Module")
 """A module as one node: its text and every top-level definition and statement (a module
 read by a name only a string gives)."""
@@ -46,13 +50,10 @@ read by a name only a string gives)."""
 SNIPPET: Local = (1, 0, "Snippet")
 """Code that is not a module's (an Examples section) as one node."""
 
-STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.If, ast.With, ast.Try)
-"""Module-level statements that can set or change a constant (not definitions, imports)."""
-
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 IMPORTS = (ast.Import, ast.ImportFrom)
 
-USE_NAMES = frozenset({"import_module", "__import__", "getattr", "reload"})
+USE_NAMES = frozenset({"import_module", "__import__", "getattr", "reload", "vars", "attrgetter"})
 """Last parts of the names of calls that may read a module or an attribute by a string."""
 
 
@@ -120,8 +121,9 @@ class FileIndex:
     """Every module-level definition and statement but imports."""
     statements: tuple[Local, ...] = ()
     """Module-level statements other than definitions and imports."""
-    mentions: dict[str, tuple[Local, ...]] = field(default_factory=dict)
-    """Name -> the module-level :data:`STATEMENTS` that mention it."""
+    changes: dict[str, tuple[Local, ...]] = field(default_factory=dict)
+    """Name -> the module-level statements that may change it
+    (:mod:`refgen.analysis.reach_module`)."""
     imported: dict[str, tuple[tuple[str, int, str], ...]] = field(default_factory=dict)
     """Name -> ``(module, level, original name)`` of each module-level ``from`` import
     that binds it."""
@@ -129,7 +131,9 @@ class FileIndex:
     stars: tuple[tuple[str, int], ...] = ()
     """``(module, level)`` of each module-level ``from ... import *``."""
     set_by_functions: dict[str, tuple[Local, ...]] = field(default_factory=dict)
-    """Name -> the module-level functions that set it (``global NAME``)."""
+    """Name -> the functions that set it (``global NAME``)."""
+    imports: tuple[Import, ...] = ()
+    """Every import statement of the file, at its top level and in any body."""
     facts: dict[Local, NodeFacts] = field(default_factory=dict)
     lookups: dict[tuple[str, object], Local | None] = field(default_factory=dict)
     """``("class", qualname)``, ``("function", first line)``, ``("statement", line)``
@@ -168,6 +172,26 @@ class Parsed:
                     self.functions.setdefault(line, local)
             if isinstance(node, ast.stmt):
                 self.statements.setdefault(node.lineno, local)
+        self.classes: dict[str, Local] = {}
+        """By qualified name; of two definitions, the later (as when the module runs)."""
+        self._add_classes(source.tree.body, ())
+
+    def _add_classes(self, body: list[ast.stmt], context: tuple[str, ...]) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                self.classes[".".join([*context, node.name])] = local_of(node)
+                self._add_classes(node.body, (*context, node.name))
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self._add_classes(node.body, (*context, node.name, "<locals>"))
+            else:  # a class written in an ``if``, ``try`` or ``with`` block is still the module's
+                for name in BODIES:
+                    for child in getattr(node, name, None) or []:
+                        nested = (
+                            child.body
+                            if isinstance(child, ast.ExceptHandler | ast.match_case)
+                            else [child]
+                        )
+                        self._add_classes(nested, context)
 
 
 def local_of(node: ast.AST) -> Local:
@@ -248,7 +272,7 @@ def uses_in(node: ast.AST) -> tuple[Use, ...]:
             if function is None or function.rpartition(".")[2] not in USE_NAMES:
                 continue
             arguments = child.args
-            if function.rpartition(".")[2] == "getattr":
+            if function.rpartition(".")[2] in ("getattr", "vars"):
                 subject = dotted_name(arguments[0]) if arguments else None
                 literal = _string(arguments[1]) if len(arguments) > 1 else None
                 found.append(Use(function, subject, literal, child.lineno))
@@ -261,88 +285,6 @@ def uses_in(node: ast.AST) -> tuple[Use, ...]:
                 literal = _string(child.slice)
                 found.append(Use(subscripted, None, literal, child.lineno, subscript=True))
     return tuple(found)
-
-
-def names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def patches_in(statement: ast.stmt, local: Local) -> list[Patch]:
-    """What a module-level statement sets on objects held by other names."""
-    targets: list[ast.expr] = []
-    if isinstance(statement, ast.Assign):
-        targets = [t for target in statement.targets for t in _unpacked(target)]
-    elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
-        targets = [statement.target]
-    found = [
-        Patch(local, owner, target.attr)
-        for target in targets
-        if isinstance(target, ast.Attribute) and (owner := dotted_name(target.value))
-    ]
-    for child in ast.walk(statement):  # setattr(owner, name, value), in loops too
-        if (
-            isinstance(child, ast.Call)
-            and dotted_name(child.func) == "setattr"
-            and len(child.args) >= 2
-            and (owner := dotted_name(child.args[0]))
-        ):
-            found.append(Patch(local, owner, _string(child.args[1])))
-    return found
-
-
-def _unpacked(target: ast.expr) -> list[ast.expr]:
-    if isinstance(target, ast.Tuple | ast.List):
-        return [t for element in target.elts for t in _unpacked(element)]
-    return [target]
-
-
-def index_module(path: str, digest: str, source: ModuleSource) -> FileIndex:
-    """A file's module-level structure; its nodes' facts come later, when asked for."""
-    index = FileIndex(path, digest, changed=True)
-    top_level, statements, patches, stars = [], [], [], []
-    mentions: dict[str, list[Local]] = {}
-    imported: dict[str, list[tuple[str, int, str]]] = {}
-    set_by_functions: dict[str, list[Local]] = {}
-    for statement in source.tree.body:
-        local = local_of(statement)
-        if isinstance(statement, ast.ImportFrom):
-            for alias in statement.names:
-                if alias.name == "*":
-                    stars.append((statement.module or "", statement.level or 0))
-                    continue
-                origin = (statement.module or "", statement.level or 0, alias.name)
-                imported.setdefault(alias.asname or alias.name, []).append(origin)
-            continue
-        if isinstance(statement, ast.Import):
-            continue
-        top_level.append(local)
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-            for name in _globals_set(statement):
-                set_by_functions.setdefault(name, []).append(local)
-        if isinstance(statement, DEFINITIONS):
-            continue
-        statements.append(local)
-        if isinstance(statement, STATEMENTS):
-            for name in names_in(statement):
-                mentions.setdefault(name, []).append(local)
-            patches += patches_in(statement, local)
-    index.top_level, index.statements, index.patches = (
-        tuple(top_level),
-        tuple(statements),
-        tuple(patches),
-    )
-    index.mentions = {name: tuple(found) for name, found in mentions.items()}
-    index.imported = {name: tuple(found) for name, found in imported.items()}
-    index.stars = tuple(stars)
-    index.set_by_functions = {name: tuple(found) for name, found in set_by_functions.items()}
-    return index
-
-
-def _globals_set(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """The module-level names a function declares ``global`` (and so may set)."""
-    return {
-        name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names
-    }
 
 
 def node_facts(
@@ -412,15 +354,15 @@ class IndexStore:
             return {}
         return kept if version == STORE_VERSION and isinstance(kept, dict) else {}
 
-    def index(self, path: str, data: bytes, parse: Callable[[], ModuleSource]) -> FileIndex:
+    def index(self, path: str, data: bytes, build: Callable[[str], FileIndex]) -> FileIndex:
         """The index of ``path`` as ``data`` holds it: the kept one if the bytes are
-        the same, else a new one (``parse`` gives the file's syntax)."""
+        the same, else ``build(digest)``, a new one."""
         digest = file_digest(data)
         kept = self._kept.get(path)
         if kept is None or kept.digest != digest:
             previous = kept
             try:
-                kept = index_module(path, digest, parse())
+                kept = build(digest)
             except (SyntaxError, ValueError, UnicodeDecodeError):  # its text still counts
                 kept = FileIndex(path, digest, changed=True)
             # Facts of the nodes an edit left as they were are the same facts.

@@ -12,11 +12,13 @@ from __future__ import annotations
 import builtins
 import functools
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import sys
 import types
 from collections.abc import Iterable
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -90,41 +92,88 @@ def absolute_module(written: str, level: int, module_name: str) -> str | None:
         return None
 
 
-def imported(name: str | None) -> ModuleType | None:
-    """The module ``name``, imported now if the function that imports it has not run yet."""
-    if not name:
-        return None
-    if name not in sys.modules:
-        call_user_code(importlib.import_module, name)
-    return sys.modules.get(name)
-
-
 def is_package(module_name: str) -> bool:
     return hasattr(sys.modules.get(module_name), "__path__")
 
 
+@dataclass(frozen=True)
+class Unimported:
+    """What an import inside a function body binds when nothing has imported the module yet:
+    only its name (importing it to see would run it, and change the figures)."""
+
+    names: tuple[str, ...]
+    """The modules it may be: ``from p import m`` binds ``p.m`` or an attribute of ``p``."""
+
+
+def static_module_file(dotted: str) -> str | None:
+    """The file of module ``dotted``, found without importing it or a package on its way
+    (Python's path finder, over the folders of the deepest package already imported)."""
+    parts = dotted.split(".")
+    for depth in range(len(parts) - 1, 0, -1):
+        package = sys.modules.get(".".join(parts[:depth]))
+        locations = getattr(package, "__path__", None)
+        if locations is not None:
+            break
+    else:
+        return None
+    for number in range(depth, len(parts)):
+        name = ".".join(parts[: number + 1])
+        try:
+            spec = importlib.machinery.PathFinder.find_spec(name, list(locations))
+        except (ImportError, ValueError):
+            return None
+        if spec is None:
+            return None
+        if number == len(parts) - 1:
+            return spec.origin if spec.has_location else None
+        locations = spec.submodule_search_locations or []
+    return None
+
+
+def imported_names(statement: Import, module_name: str) -> list[str]:
+    """The modules an import statement names (``from p import m`` may name ``p.m``)."""
+    if not statement.is_from:
+        return [name for name, _ in statement.names]
+    origin = absolute_module(statement.module, statement.level, module_name)
+    if not origin:
+        return []
+    return [origin, *(f"{origin}.{name}" for name, _ in statement.names if name != "*")]
+
+
 def bindings(imports: Iterable[Import], module_name: str) -> dict[str, Binding]:
     """Names bound by import statements inside a function or class body, with where each
-    object was taken from. ``from p import m`` imports the submodule ``p.m`` when ``p``
-    has no attribute ``m``, as Python does."""
+    object was taken from. Nothing is imported to see: a module the body would import
+    that nothing has imported yet binds :class:`Unimported`."""
     bound: dict[str, Binding] = {}
     for statement in imports:
         if statement.is_from:
             origin = absolute_module(statement.module, statement.level, module_name)
-            module = imported(origin)
+            module = sys.modules.get(origin or "")
             for name, asname in statement.names:
-                found = sys.modules.get(f"{origin}.{name}") or getattr(module, name, None)
-                if found is None and origin:
-                    found = imported(f"{origin}.{name}")
+                found: Any = sys.modules.get(f"{origin}.{name}")
+                if found is None and module is not None:
+                    found = own_attribute(module, name)
+                if found is None and origin:  # the module, or the submodule, not run yet
+                    found = Unimported(
+                        (f"{origin}.{name}",) if module else (origin, f"{origin}.{name}")
+                    )
                 if found is not None:
                     bound[asname or name] = (found, origin or "", name)
         else:
             for name, asname in statement.names:
                 top = name.partition(".")[0]
-                found = imported(name) and sys.modules.get(name if asname else top)
-                if found is not None:
-                    bound[asname or top] = (found, name if asname else top, "")
+                taken: Any = sys.modules.get(name if asname else top) or Unimported((name,))
+                bound[asname or top] = (taken, name if asname else top, "")
     return bound
+
+
+IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset, range)
+
+
+def mutable(value: Any) -> bool:
+    """Whether another module could change what ``value`` holds (a dict, a list, an
+    object), as it could not a number, a string or a tuple."""
+    return not isinstance(value, IMMUTABLE) and not callable(value)
 
 
 def local_imports(node: Any, module_name: str) -> dict[str, Any]:

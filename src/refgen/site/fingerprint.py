@@ -45,8 +45,9 @@ from refgen.analysis import discovery, modules
 from refgen.analysis.dependencies import data_files_digest, source_folders
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
-from refgen.analysis.reach import Node, Reach
+from refgen.analysis.reach import Reach
 from refgen.analysis.reach_digest import Digest, DigestGraph
+from refgen.analysis.reach_files import Node
 from refgen.analysis.reach_index import IndexStore
 from refgen.site.outline import OUTLINES, Outline, Outlines
 from refgen.site.plan import PlannedPage
@@ -91,7 +92,12 @@ class SiteIndex:
         self.project = project
         roots = project.package_roots()
         self.store = IndexStore(folder / STORE if folder else None)
-        self.reach = Reach(project.cache.module_source, source_folders(roots), self.store)
+        self.reach = Reach(
+            project.cache.module_source,
+            source_folders(roots),
+            self.store,
+            timeout=project.settings.eval_timeout,
+        )
         self.digests = DigestGraph(self.reach)
         self.outlines = Outlines(project, folder / OUTLINES if folder else None)
         self.common = (
@@ -217,8 +223,10 @@ class SiteIndex:
         roots: list[Node] = []
         extra: list[str] = []
         for entry in registry.entries_of(discovery.dotted_path(cls)):
-            if entry.location is None:
+            if entry.location is None:  # inherited from a base, or made by code
                 roots += self._files(self.project.registry_files())
+                holder = self.project.resolve(entry.registry)
+                roots += self.reach.of_class(holder) if isinstance(holder, type) else []
             else:
                 where = entry.location
                 roots += self.reach.of_statement(where.path, where.line)
@@ -230,11 +238,11 @@ class SiteIndex:
         entries) are in the registry module's statements: the same for every class."""
         if self._registry_statements is None:
             project = self.project
-            roots = (
-                self.reach.of_module_statements(project.registry_module())
-                if project.registry
-                else []
-            )
+            roots: list[Node] = []
+            if project.registry is not None:
+                roots += self.reach.of_module_statements(project.registry_module())
+                # entries replaced or added from another module
+                roots += self.reach.of_patches(project.resolve(project.registry.qualname))
             self._registry_statements = self.digests.combined(roots)
         return self._registry_statements
 

@@ -65,6 +65,9 @@ def _write_downloads(
     registry = project.registry
     page = next((p for p in planned if p.kind == "registry"), None)
     if registry is None or page is None:
+        # A clean build has none: the last build's are of a registry that is gone.
+        for path in download_paths(f"{project.settings.root}/registry"):
+            (outdir / path).unlink(missing_ok=True)
         return ()
     computed = {v.qualname: v for record in known.values() for v in record.values}
     entries = []

@@ -320,6 +320,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("viewcode-find-source", viewcode.find_source)
     app.connect("env-updated", viewcode.forget_modules_nothing_documents)
     app.connect("env-updated", incremental.pages_whose_surroundings_changed)
+    app.connect("env-updated", incremental.pages_with_unresolved_links)
     app.connect("env-updated", records.report_page_problems, priority=600)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)

@@ -44,7 +44,13 @@ from refgen.render.compose import recorded_key, recorded_page
 from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
-from refgen.sphinx.records import StoredWarning, planned_pages, records, replay
+from refgen.sphinx.records import (
+    StoredWarning,
+    planned_pages,
+    records,
+    replay,
+    write_warnings,
+)
 from refgen.sphinx.state import project_of
 from refgen.sphinx.sweeps import sweep_shown
 from refgen.sphinx.viewcode import refresh_highlighted_source
@@ -87,6 +93,7 @@ def outdated_pages(
             outdated.append(docname)
     read_again = added | changed | removed | set(outdated)
     _read_duplicates_together(app, env, read_again, outdated)
+    setattr(env, ANYTHING_READ, bool(read_again))
     for docname in kept:
         record = known[docname]
         if docname in outdated:
@@ -102,6 +109,20 @@ def outdated_pages(
     refresh_highlighted_source(app)
     _delete_outputs(app, {d for d in removed if d in known})
     return outdated
+
+
+ANYTHING_READ = "refgen_anything_read"
+"""Attribute of the environment: whether this build reads any page again."""
+
+
+def pages_with_unresolved_links(app: Sphinx, env: Any) -> list[str]:
+    """``env-updated``: generated pages whose links did not all resolve when last written
+    (the warnings ``nitpicky`` gives) are written again when any page was read: a page
+    read may now hold the target, and a clean build would link to it."""
+    if not getattr(env, ANYTHING_READ, False):
+        return []
+    known = records(env)
+    return sorted(d for d, warnings in write_warnings(app).items() if warnings and d in known)
 
 
 SURROUNDINGS = "refgen_surroundings"

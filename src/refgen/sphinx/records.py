@@ -6,6 +6,7 @@ directives, the ``scenario`` role and the examples fill them in.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import pickle
 from collections.abc import Iterator
@@ -184,18 +185,26 @@ def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
     path = Path(app.doctreedir) / WRITE_WARNINGS
     if path.parent.is_dir():
         known = records(app.env)
-        replace_atomically(path, pickle.dumps({d: w for d, w in kept.items() if d in known}))
+        data = pickle.dumps({d: w for d, w in kept.items() if d in known})
+        with contextlib.suppress(OSError):  # a folder Sphinx itself could not write either
+            replace_atomically(path, data)
 
 
 def write_warnings(app: Sphinx) -> dict[str, list[StoredWarning]]:
     """What the last build's writing of each generated page warned about."""
     try:
-        found: dict[str, list[StoredWarning]] = pickle.loads(
-            (Path(app.doctreedir) / WRITE_WARNINGS).read_bytes()
-        )
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        found = pickle.loads((Path(app.doctreedir) / WRITE_WARNINGS).read_bytes())
+    except Exception:  # missing, damaged, or written by another refgen: nothing to give again
         return {}
-    return found
+    if not isinstance(found, dict):
+        return {}
+    return {
+        docname: warnings
+        for docname, warnings in found.items()
+        if isinstance(docname, str)
+        and isinstance(warnings, list)
+        and all(isinstance(w, tuple) and len(w) == 4 for w in warnings)
+    }
 
 
 @contextmanager
@@ -214,12 +223,21 @@ def _stored(record: logging.LogRecord) -> StoredWarning:
     location = getattr(record, "location", None)
     if isinstance(location, nodes.Node):
         location = sphinx_logging.get_node_location(location)
-    return (
-        record.getMessage(),
-        getattr(record, "type", None),
-        getattr(record, "subtype", None),
-        location,
-    )
+    kind, subtype = getattr(record, "type", None), getattr(record, "subtype", None)
+    return (_message(record, location, kind, subtype), kind, subtype, location)
+
+
+def _message(record: logging.LogRecord, location: Any, kind: Any, subtype: Any) -> str:
+    """The warning's own text. Sphinx's handlers may have written the type into the
+    message already (``text [type.subtype]``), and a warning a parallel writer gave
+    reaches this process written out whole (``location: WARNING: text``): given again,
+    it would say its location and type twice."""
+    message = logging.LogRecord.getMessage(record)
+    lead = f"{location}: {getattr(record, 'prefix', '')}" if location else ""
+    if lead and message.startswith(lead):
+        message = message[len(lead) :]
+    shown = f"{kind}.{subtype}" if subtype else f"{kind}"
+    return message.removesuffix(f" [{shown}]") if kind else message
 
 
 def report_page_problems(app: Sphinx, env: Any) -> list[str]:
