@@ -109,17 +109,19 @@ def static_module_file(dotted: str) -> str | None:
     """The file of module ``dotted``, found without importing it or a package on its way
     (Python's path finder, over the folders of the deepest package already imported)."""
     parts = dotted.split(".")
+    depth, locations = 0, None  # a top-level module: looked for on sys.path
     for depth in range(len(parts) - 1, 0, -1):
         package = sys.modules.get(".".join(parts[:depth]))
         locations = getattr(package, "__path__", None)
         if locations is not None:
             break
     else:
-        return None
+        depth, locations = 0, None
     for number in range(depth, len(parts)):
         name = ".".join(parts[: number + 1])
         try:
-            spec = importlib.machinery.PathFinder.find_spec(name, list(locations))
+            found_in = list(locations) if locations is not None else None
+            spec = importlib.machinery.PathFinder.find_spec(name, found_in)
         except (ImportError, ValueError):
             return None
         if spec is None:
@@ -140,11 +142,19 @@ def imported_names(statement: Import, module_name: str) -> list[str]:
     return [origin, *(f"{origin}.{name}" for name, _ in statement.names if name != "*")]
 
 
-def bindings(imports: Iterable[Import], module_name: str) -> dict[str, Binding]:
+def bindings(
+    imports: Iterable[Import], module_name: str, importing: bool = False
+) -> dict[str, Binding]:
     """Names bound by import statements inside a function or class body, with where each
-    object was taken from. Nothing is imported to see: a module the body would import
-    that nothing has imported yet binds :class:`Unimported`."""
+    object was taken from. Unless ``importing`` (analysis, which links the helper a body
+    imports), nothing is imported to see: a module the body would import that nothing
+    has imported yet binds :class:`Unimported`."""
     bound: dict[str, Binding] = {}
+    if importing:
+        for statement in imports:
+            for name in imported_names(statement, module_name):
+                if name not in sys.modules:
+                    call_user_code(importlib.import_module, name)
     for statement in imports:
         if statement.is_from:
             origin = absolute_module(statement.module, statement.level, module_name)
@@ -178,7 +188,10 @@ def mutable(value: Any) -> bool:
 
 def local_imports(node: Any, module_name: str) -> dict[str, Any]:
     """Names bound by ``import`` statements inside a function or class body."""
-    return {name: found for name, (found, _, _) in bindings(imports_in(node), module_name).items()}
+    found = bindings(imports_in(node), module_name, importing=True)
+    return {
+        name: value for name, (value, _, _) in found.items() if not isinstance(value, Unimported)
+    }
 
 
 def unwrapped(function: Any) -> Any:
