@@ -329,6 +329,9 @@ class Reach:
         local = self.files.lookup(path, "class", klass.__qualname__) if path else None
         if path is not None and local is not None:
             return (path, local, klass.__module__)
+        said = getattr(sys.modules.get(klass.__module__), "__file__", None)
+        if isinstance(said, str) and not self.files.inside(said):
+            return None  # a class of another package (pydantic's BaseModel, object)
         for value in list(vars(klass).values()):
             code = getattr(unwrapped(value), "__code__", None) if is_code(value) else None
             if code is None or not self.files.inside(code.co_filename):

@@ -49,6 +49,7 @@ from refgen.analysis.reach import Reach
 from refgen.analysis.reach_digest import Digest, DigestGraph
 from refgen.analysis.reach_files import Node
 from refgen.analysis.reach_index import IndexStore
+from refgen.collector import collector_paused
 from refgen.site.outline import OUTLINES, Outline, Outlines
 from refgen.site.plan import PlannedPage
 
@@ -132,7 +133,8 @@ class SiteIndex:
     def helper_modules(self) -> list[str]:
         """The modules of every helper a class calls or references, first seen first."""
         classes = self.project.progress(self.project.classes, "analysing scenario classes")
-        outlines = [self.outline(cls) for cls in classes]
+        with collector_paused():  # a burst of small records without cycles
+            outlines = [self.outline(cls) for cls in classes]
         return modules.modules_of(t for outline in outlines for t in outline.helper_targets)
 
     def problems(self) -> list[Problem]:
@@ -149,7 +151,12 @@ class SiteIndex:
         # A category shows its classes' headline figures: their fingerprints come first.
         in_order = sorted(pages, key=lambda planned: planned.kind == "category")
         self._planned = {page.docname: page for page in pages}
-        for page in self.project.progress(in_order, "fingerprinting pages"):
+        with collector_paused():  # a burst of small records without cycles
+            self._fingerprint(self.project.progress(in_order, "fingerprinting pages"), result)
+        return result
+
+    def _fingerprint(self, pages: Iterable[PlannedPage], result: Fingerprints) -> None:
+        for page in pages:
             found, _error = call_user_code(self._page_digest, page, result.by_page)
             if found is None or found.unknowable:
                 result.by_page[page.docname] = f"unknown: {uuid.uuid4()}"
@@ -160,7 +167,6 @@ class SiteIndex:
                 continue
             extra = (page.kind, page.argument, *page.children, *self.common)
             result.by_page[page.docname] = self.digests.combined((), *extra, also=[found]).hexdigest
-        return result
 
     def save(self) -> None:
         """Keep what this build learnt for the next, and let go of syntax trees."""
