@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import os
@@ -182,12 +183,17 @@ def module_file(module_name: str) -> str | None:
     module = sys.modules.get(module_name)
     path = getattr(module, "__file__", None)
     if path is None:
-        try:
-            spec = importlib.util.find_spec(module_name)
-        except (ImportError, ValueError):
-            return None
+        spec = _spec(module_name)
         path = spec.origin if spec is not None and spec.has_location else None
     return resolved_path(path) if path else None
+
+
+def _spec(module_name: str) -> importlib.machinery.ModuleSpec | None:
+    """How Python would import a module not imported yet (its parents are imported)."""
+    try:
+        return importlib.util.find_spec(module_name)
+    except (ImportError, ValueError):
+        return None
 
 
 def resolved_path(path: str) -> str:
@@ -215,10 +221,7 @@ def package_folders(dotted: str) -> list[Path]:
     module = sys.modules.get(top)
     locations = getattr(module, "__path__", None)
     if locations is None:
-        try:
-            spec = importlib.util.find_spec(top)
-        except (ImportError, ValueError):
-            return []
+        spec = _spec(top)
         locations = spec.submodule_search_locations if spec is not None else None
     return [Path(resolved_path(folder)) for folder in list(locations or [])]
 

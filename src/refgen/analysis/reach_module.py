@@ -27,7 +27,7 @@ from refgen.analysis.reach_index import (
     Import,
     Local,
     Patch,
-    import_statements,
+    imports_in,
     local_of,
 )
 from refgen.analysis.source import ModuleSource, dotted_name
@@ -102,16 +102,7 @@ def _globals_set(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
 
 def _every_import(tree: ast.Module) -> tuple[Import, ...]:
     """Every import statement of the file, at its top level and in any body."""
-    whole = ast.If(test=ast.Constant(True), body=tree.body, orelse=[])
-    return tuple(
-        Import(
-            getattr(statement, "module", None) or "",
-            getattr(statement, "level", 0) or 0,
-            tuple((alias.name, alias.asname) for alias in statement.names),
-            isinstance(statement, ast.ImportFrom),
-        )
-        for statement in import_statements(whole)
-    )
+    return imports_in(ast.If(test=ast.Constant(True), body=tree.body, orelse=[]))
 
 
 def index_module(path: str, digest: str, source: ModuleSource) -> FileIndex:
