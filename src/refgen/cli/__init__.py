@@ -4,14 +4,15 @@
 ``refgen search QUERY`` ranks what QUERY's words lead to; ``refgen check``
 prints the findings of :mod:`refgen.checks`; ``refgen export`` writes the
 whole reference as JSON (see ``export_schema.json``) or every registry value
-as CSV; ``refgen completion SHELL`` prints a completion script. Every command
-but ``completion`` takes ``--format json``; human output goes through rich.
+as CSV; ``refgen completion SHELL`` prints a completion script; ``refgen init``
+writes a new project's ``docs/`` and settings. Every command but ``completion``
+and ``init`` takes ``--format json``; human output goes through rich.
 
 Each command is a module of this package with a ``run(args) -> int``
 (:mod:`~refgen.cli.show`, :mod:`~refgen.cli.search`, :mod:`~refgen.cli.check`,
-:mod:`~refgen.cli.export`, :mod:`~refgen.cli.completion`); what they share is
-in :mod:`refgen.cli.common`.
-All of them ask one :class:`refgen.project.Project`, and none imports Sphinx
+:mod:`~refgen.cli.export`, :mod:`~refgen.cli.completion`, :mod:`~refgen.cli.init`);
+what they share is in :mod:`refgen.cli.common`.
+All but ``init`` ask one :class:`refgen.project.Project`, and none imports Sphinx
 or docutils. This module holds only the argument parser and :func:`main`, and
 imports a command (and with it the analysis) only once it is chosen.
 """
@@ -138,6 +139,21 @@ def parser() -> argparse.ArgumentParser:
         "--no-cache",
         action="store_true",
         help="with --names: list them afresh, without reading or writing .refgen_cache/",
+    )
+    init = commands.add_parser(
+        "init",
+        parents=[common],
+        help="write docs/ (conf.py, index page) and [tool.refgen] for a package that exists",
+        description="Set up refgen's documentation for the package in DIR: docs/conf.py, "
+        "docs/index.rst, docs/.gitignore and the [tool.refgen] table of pyproject.toml. "
+        "Without --module, proposes the modules and the registry it finds in the package. "
+        "Never overwrites a file.",
+    )
+    init.add_argument(
+        "dir", metavar="DIR", nargs="?", default=".", help="the project's folder (default .)"
+    )
+    init.add_argument(
+        "-y", "--yes", action="store_true", help="accept the proposed modules and registry"
     )
     return main_parser
 
