@@ -432,7 +432,7 @@ def test_figures_are_right_aligned_in_their_columns(reader: Reader) -> None:
     names = page.evaluate(alignment, "table.refgen-values tbody th")
     assert names and "right" not in names
     page = reader.open("reference/refgen_scenarios.training/index.html")
-    headlines = page.evaluate(alignment, "table.refgen-category tbody td:nth-child(3)")
+    headlines = page.evaluate(alignment, "table.refgen-category tbody td.refgen-headline")
     assert headlines and set(headlines) == {"right"}
     reader.assert_clean()
 

@@ -165,7 +165,7 @@ def test_failing_perturbations_are_cells_not_crashes(probes: ScenarioProject) ->
         for figure in ("seconds", "picky", "flips", "nothing")
         for name in ("size", "rate")
     }
-    assert text(cells["seconds", "rate"]) == "−1.00"
+    assert cells["seconds", "rate"].get_text("").strip() == "−1.00"
     assert "refgen-strong" in cells["seconds", "rate"]["class"]
     assert text(cells["picky", "rate"]) == "n/a"
     assert text(cells["flips", "rate"]) == "n/a"
@@ -189,7 +189,7 @@ def test_the_class_page_shows_the_entries_elasticities(scenario_page: BeautifulS
         "Gpt2XlFp16UpdateWorkingSet: 14 figures against 7 inputs",
     ]
     cells = elasticity_table(folded[0])
-    assert text(cells["step_floor", "bandwidth"]) == "−1.00"
+    assert cells["step_floor", "bandwidth"].get_text("").strip() == "−1.00"
     assert "refgen-strong" in cells["step_floor", "bandwidth"]["class"]
     assert "refgen-none" in cells["weights", "bandwidth"]["class"]
     assert "ln(y′/y) / ln(1.01)" in text(shown.find("p"))

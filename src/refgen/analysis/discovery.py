@@ -161,6 +161,18 @@ def registry_items(registry: Any) -> Iterator[tuple[str, Any]]:
             yield name, value
 
 
+def registry_kind(registry: Any) -> str:
+    """What a registry object is, in a word: ``dict``, ``mapping``, ``module``, ``class``
+    or ``object``."""
+    if isinstance(registry, dict):
+        return "dict"
+    if isinstance(registry, Mapping):
+        return "mapping"
+    if inspect.ismodule(registry):
+        return "module"
+    return "class" if inspect.isclass(registry) else "object"
+
+
 def resolve_in_globals(namespace: Mapping[str, Any], dotted: str) -> Any | None:
     """Look up ``a.b.c`` in a function's globals (or builtins); None if absent."""
     head, *rest = dotted.split(".")

@@ -331,6 +331,8 @@ class RegistryDoc:
     description: str
     entries: tuple[RegistryEntryDoc, ...]
     location: SourceLocation | None = None
+    kind: str = "class"
+    """What the registry object is: ``class``, ``dict``, ``mapping``, ``module`` or ``object``."""
 
     def entries_of(self, scenario: str) -> tuple[RegistryEntryDoc, ...]:
         """The entries whose class is ``scenario`` (a dotted path), in registry order."""

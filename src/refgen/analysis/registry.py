@@ -65,6 +65,7 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
         description=doc.description,
         entries=tuple(entries),
         location=location,
+        kind=discovery.registry_kind(registry),
     )
 
 

@@ -245,6 +245,22 @@ def _member_names(cls: type, inputs: Iterable[InputDoc], derived: Iterable[Deriv
     return names
 
 
+def written_docstring(cls: type) -> str | None:
+    """The class's docstring as its author wrote it (or inherited it), cleaned.
+
+    None for the text ``dataclasses`` makes up when there is none, the class's
+    signature (``GPUConfig(name: str, ...)``): it is no description.
+    """
+    doc = inspect.getdoc(cls)
+    if doc is None or not dataclasses.is_dataclass(cls):
+        return doc
+    try:
+        made_up = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
+    except Exception:  # a signature the class's own code refuses: keep what it says
+        return doc
+    return None if doc == made_up else doc
+
+
 def analyse_class(reader: SourceReader, module_title: str, cls: type) -> ScenarioDoc:
     """The reference record of one scenario class (without its registry entries)."""
     qualname = discovery.dotted_path(cls)
@@ -254,7 +270,7 @@ def analyse_class(reader: SourceReader, module_title: str, cls: type) -> Scenari
     if doc_node is not None:
         docstring = parse_docstring(str(doc_node.value), location.path, doc_node.lineno, qualname)
     else:
-        docstring = parse_docstring(inspect.getdoc(cls), location.path, location.line, qualname)
+        docstring = parse_docstring(written_docstring(cls), location.path, location.line, qualname)
     problems = list(docstring.problems)
     docstring = _canonical_references(docstring, location, qualname, problems)
     inputs, derived = _with_data_flow(

@@ -70,9 +70,13 @@ def place(scenario: ScenarioDoc) -> list[PlacedNode]:
 
 
 def data_flow_svg(scenario: ScenarioDoc, anchor: Callable[[str], str]) -> ET.Element | None:
-    """An SVG drawing of who reads whom; ``anchor(name)`` is each node's target on the page."""
+    """An SVG drawing of who reads whom; ``anchor(name)`` is each node's target on the page.
+
+    None when there is nothing to draw: no attribute, or no derived attribute to read
+    the inputs (a row of unconnected inputs says nothing).
+    """
     nodes = place(scenario)
-    if not nodes:
+    if not nodes or not scenario.derived:
         return None
     widths: dict[int, float] = {}
     for node in nodes:

@@ -1,9 +1,9 @@
 """Figures in tables: a column of values as numbers lined up on the decimal point, then units.
 
-Used by the class page's table of registry values (:func:`entry_values_table`)
-and by sweep tables. The numbers arrive formatted
-(:class:`~refgen.evaluate.values.Value`); this only splits them where the
-decimal point goes.
+Used by the class page's table of registry values (:func:`entry_values_table`),
+by sweep tables and by the Sensitivity tables (:func:`aligned_figures`). The
+numbers arrive formatted (:class:`~refgen.evaluate.values.Value`); this only
+splits them where the decimal point goes.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def value_text(value: Value | None) -> str:
 
 
 UNIT_CLASS = "refgen-unit"
-_WHOLE_PART = re.compile(r"-?[0-9\u2009]*")
+_WHOLE_PART = re.compile(r"[-\u2212]?[0-9\u2009]*")
 
 
 def _split_number(number: str) -> tuple[str, str]:
@@ -33,28 +33,36 @@ def _split_number(number: str) -> tuple[str, str]:
     return number[:end], number[end:]
 
 
-def figure_columns(values: Sequence[Value | None]) -> tuple[list[Cell], list[Cell]]:
-    """Two columns for a column of values: numbers lined up on the decimal point, then units.
-
-    A value that is not a number (not available, None, text) fills the first column.
-    """
-    parts = [
-        _split_number(v.number) if v is not None and v.magnitude is not None else None
-        for v in values
-    ]
+def aligned_figures(numbers: Sequence[str | None]) -> list[Figure | None]:
+    """A column of formatted numbers as figures lined up on the decimal point; None where
+    the column has no number."""
+    parts = [_split_number(number) if number is not None else None for number in numbers]
     wholes = [whole for whole, _ in filter(None, parts)]
     fractions = [fraction for _, fraction in filter(None, parts)]
     whole_width = max(map(len, wholes), default=0)
     # "×" is a little wider than a digit in most fonts: one character to spare
     fraction_width = max(map(len, fractions), default=0) + any("×" in f for f in fractions)
+    return [
+        Figure(*part, whole_width, fraction_width) if part is not None else None for part in parts
+    ]
+
+
+def figure_columns(values: Sequence[Value | None]) -> tuple[list[Cell], list[Cell]]:
+    """Two columns for a column of values: numbers lined up on the decimal point, then units.
+
+    A value that is not a number (not available, None, text) fills the first column.
+    """
+    figures = aligned_figures(
+        [v.number if v is not None and v.magnitude is not None else None for v in values]
+    )
     numbers: list[Cell] = []
     units: list[Cell] = []
-    for value, part in zip(values, parts, strict=True):
-        if value is None or part is None:
+    for value, figure in zip(values, figures, strict=True):
+        if value is None or figure is None:
             numbers.append((text(value_text(value)),))
             units.append(())
             continue
-        numbers.append((Paragraph((Figure(*part, whole_width, fraction_width),)),))
+        numbers.append((Paragraph((figure,)),))
         units.append((Paragraph((Text(value.unit),), (UNIT_CLASS,)),) if value.unit else ())
     return numbers, units
 

@@ -15,6 +15,7 @@ from refgen.evaluate.values import Value
 from refgen.render.blocks import (
     Block,
     BulletList,
+    Cell,
     CodeBlock,
     DocLink,
     Field,
@@ -61,6 +62,12 @@ PYTHON_CLASS = "refgen-python"
 HELPER_STEPS_INTRO = "The same accounting as the function body computes it, line by line:"
 
 
+FILTER_ABOVE = 30
+"""Rows above which a category's table gets a filter box (``refgen-filter.js``)."""
+FILTERABLE_CLASS = "refgen-filterable"
+HEADLINE_CLASS = "refgen-headline"
+
+
 def category_page(
     module: ModuleDoc,
     scenarios: Sequence[ScenarioDoc],
@@ -71,28 +78,43 @@ def category_page(
 
     ``headlines`` maps a class's dotted path to the registry entry and value of
     its headline attribute (the figure its example shows); ``pages`` names
-    every class page of the category, for the table of contents.
+    every class page of the category, for the table of contents. A column that
+    would be empty in most rows (no summaries, no headline figures) is left out;
+    a table of more than :data:`FILTER_ABOVE` rows is marked for the filter box.
     """
-    rows = []
-    for scenario in scenarios:
-        figure: Block = text()
-        headline = headlines.get(scenario.qualname)
-        if headline is not None:
-            entry, value = headline
-            target = f"{scenario.qualname}.{value.name}"
-            figure = text(Xref("attr", target, value.name), f" = {value.text} ({entry})")
-        summary = prose(scenario.docstring.summary, scenario.location)
-        link = DocLink(page_name(scenario.name), scenario.name)
-        rows.append(((text(link),), (summary,), (figure,)))
+    links: list[Cell] = [(text(DocLink(page_name(s.name), s.name)),) for s in scenarios]
+    summaries: list[Cell] = [
+        (prose(s.docstring.summary, s.location),) if s.docstring.summary else () for s in scenarios
+    ]
+    figures = [_headline_cell(s, headlines.get(s.qualname)) for s in scenarios]
+    columns: list[tuple[str, list[Cell], tuple[str, ...]]] = [("Scenario", links, ())]
+    if _mostly_filled(summaries):
+        columns.append(("Summary", summaries, ()))
+    if _mostly_filled(figures):
+        columns.append(("Headline figure", figures, (HEADLINE_CLASS,)))
     table = Table(
-        ((text("Scenario"),), (text("Summary"),), (text("Headline figure"),)),
-        tuple(rows),
-        ("refgen-category",),
+        tuple((text(title),) for title, _, _ in columns),
+        tuple(zip(*(cells for _, cells, _ in columns), strict=True)),
+        ("refgen-category", *((FILTERABLE_CLASS,) if len(scenarios) > FILTER_ABOVE else ())),
+        cell_classes=tuple(tuple(classes for _, _, classes in columns) for _ in scenarios),
     )
     description = (prose(module.description, module.location),) if module.description else ()
     # Every class page, also of a class that could not be analysed (its page says why).
     toctree = TocTree(tuple(pages) or tuple(page_name(s.name) for s in scenarios), hidden=True)
     return Page(module.title, (*description, table, toctree), module.location)
+
+
+def _headline_cell(scenario: ScenarioDoc, headline: tuple[str, Value] | None) -> Cell:
+    if headline is None:
+        return ()
+    entry, value = headline
+    target = f"{scenario.qualname}.{value.name}"
+    return (text(Xref("attr", target, value.name), f" = {value.text} ({entry})"),)
+
+
+def _mostly_filled(cells: Sequence[Cell]) -> bool:
+    """At least half the cells have something in them."""
+    return 2 * sum(1 for cell in cells if cell) >= len(cells)
 
 
 def helpers_page(
@@ -154,6 +176,13 @@ def helper_entry(helper: HelperDoc, units: UnitSymbols) -> PyObject:
     )
 
 
+def registry_nature(registry: RegistryDoc) -> str:
+    """What the registry object is and how many entries it names: "A dict of 3 entries."."""
+    count = len(registry.entries)
+    article = "An" if registry.kind[0] in "aeiou" else "A"
+    return f"{article} {registry.kind} of {count} entr{'y' if count == 1 else 'ies'}."
+
+
 def registry_page(
     registry: RegistryDoc,
     title: str = "Registry",
@@ -171,7 +200,9 @@ def registry_page(
     intro = opening_prose(registry.title, registry.description, location)
     blocks: list[Block] = []
     if described:
-        blocks.append(PyObject("class", module, name, body=tuple(intro), location=location))
+        objtype = "class" if registry.kind == "class" else "data"
+        said = (text(registry_nature(registry)), *intro)
+        blocks.append(PyObject(objtype, module, name, body=said, location=location))
     if downloads:
         links = [FileLink(path, path.rpartition("/")[2]) for path in downloads]
         shown = text(DOWNLOADS_LEAD, *joined(links, " and ", " and "), ".")

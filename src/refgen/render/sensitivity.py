@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from refgen.evaluate.sensitivity import STRONG, Sensitivity
+from refgen.evaluate.sensitivity import STRONG, Elasticity, Sensitivity
 from refgen.render.blocks import (
     Block,
     BulletList,
     Cell,
     Code,
     Collapsible,
+    Figure,
     Paragraph,
     Section,
     Table,
@@ -25,6 +26,7 @@ from refgen.render.blocks import (
     Xref,
     text,
 )
+from refgen.render.figures import aligned_figures
 
 SENSITIVITY_INTRO = (
     "How much each derived figure moves when one input is 1 % larger and the others stay "
@@ -73,11 +75,21 @@ def _table(sensitivity: Sensitivity) -> Table:
         (text("Figure"),),
         *((Paragraph((Code(name),)),) for name in sensitivity.inputs),
     )
+    # Each input's column lined up on the decimal point, as the values table is.
+    columns = [
+        aligned_figures([cell.text if cell.available else None for cell in column])
+        for column in zip(*sensitivity.cells, strict=True)
+    ]
     rows = []
     classes = []
-    for figure, cells in zip(sensitivity.figures, sensitivity.cells, strict=True):
+    for index, (figure, cells) in enumerate(
+        zip(sensitivity.figures, sensitivity.cells, strict=True)
+    ):
+        numbers = (
+            _number_cell(cell, column[index]) for cell, column in zip(cells, columns, strict=True)
+        )
         # Names as code, not links: the tables above link each; a table of numbers stays small.
-        rows.append(((Paragraph((Code(figure),)),), *((text(cell.text),) for cell in cells)))
+        rows.append(((Paragraph((Code(figure),)),), *numbers))
         classes.append(
             ((), *(_cell_class(cell.strong, cell.none, cell.available) for cell in cells))
         )
@@ -89,6 +101,10 @@ def _table(sensitivity: Sensitivity) -> Table:
         searchable=False,
         cell_classes=tuple(classes),
     )
+
+
+def _number_cell(cell: Elasticity, figure: Figure | None) -> Cell:
+    return (Paragraph((figure,)),) if figure is not None else (text(cell.text),)
 
 
 def _cell_class(strong: bool, none: bool, available: bool) -> tuple[str, ...]:

@@ -329,6 +329,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("warn-missing-reference", nodes.quiet_optional_link)
     app.add_css_file("refgen.css")
     app.add_js_file("refgen-copy.js", loading_method="defer")
+    app.add_js_file("refgen-filter.js", loading_method="defer")
     return {
         "version": __version__,
         "env_version": page_model_version(),
