@@ -9,27 +9,22 @@ makes a new one at every ``builder-inited``).
 
 Loading never raises for the user's code: a module that cannot be imported,
 a class that cannot be analysed and a registry that cannot be read become
-:class:`~refgen.analysis.model.Problem` records in :attr:`Project.problems`.
+:class:`~refgen.analysis.model.Problem` records that :meth:`Project.load` returns;
+a class that cannot be analysed is one that :meth:`Project.analysed` returns.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
-import sysconfig
 import traceback
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
-import pint
-from pint.registry import ApplicationRegistry, UnitRegistry
-
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
-from refgen.analysis.dependencies import data_files, source_folders
+from refgen.analysis.dependencies import source_folders
 from refgen.analysis.failures import describe_error, import_problem, imported_from
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
@@ -47,8 +42,8 @@ from refgen.evaluate import sweeps, values
 from refgen.evaluate.ahead import NOT_GIVEN, AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
+from refgen.evaluate.units import UnitSymbols, unit_registries
 from refgen.evaluate.values import EntryValues, Quote, Value
-from refgen.render.math_elements import UnitSymbols
 
 T = TypeVar("T")
 
@@ -66,25 +61,6 @@ def no_progress(items: Sequence[T], summary: str) -> Iterable[T]:
 AHEAD_MINIMUM = 8
 """Classes with registry entries below which a worker (:meth:`Project.compute_ahead`)
 costs more than it saves."""
-
-
-QUANTITY_REGISTRY = "_REGISTRY"
-"""The attribute of a pint quantity class (``ureg.Quantity``) that holds its registry."""
-
-
-def _is_unit_registry(value: object) -> bool:
-    # Its real type: a module-level object may say anything of itself (discovery.is_class).
-    return issubclass(type(value), UnitRegistry | ApplicationRegistry)
-
-
-def _quantity_registry(value: object) -> object:
-    """The registry of ``value`` if it is a quantity class of one (``ureg.Quantity``)."""
-    if not discovery.is_class(value):
-        return None
-    assert isinstance(value, type)  # the real type, checked just above
-    if not any(base is pint.Quantity for base in discovery.class_mro(value)):
-        return None
-    return discovery.class_dict(value).get(QUANTITY_REGISTRY)
 
 
 def _given(value: T) -> Callable[[Any], T]:
@@ -127,11 +103,14 @@ class Project:
 
     # ------------------------------------------------------------------ discovery
 
-    def load(self) -> Project:
-        """Import the configured modules and the registry (once); record what fails."""
-        if self._loaded:
-            return self
-        self._loaded = True
+    def load(self) -> tuple[Problem, ...]:
+        """Import the configured modules and the registry (once); what failed, each time."""
+        if not self._loaded:
+            self._loaded = True
+            self._import()
+        return tuple(self._problems)
+
+    def _import(self) -> None:
         modules = list(dict.fromkeys(self.settings.modules))
         for name in self.progress(modules, "importing scenario modules"):
             # Importing runs the module's code: bounded like any other user code.
@@ -148,7 +127,6 @@ class Project:
             self._modules[name] = module
             self._classes.extend(discovery.scenario_classes(module))
         self._load_registry()
-        return self
 
     def _load_registry(self) -> None:
         path = self.settings.registry
@@ -211,30 +189,22 @@ class Project:
     @property
     def modules(self) -> dict[str, ModuleType]:
         """The configured modules that imported, by name, in configuration order."""
-        return self.load()._modules
+        self.load()
+        return self._modules
 
     @property
     def classes(self) -> list[type]:
         """Every scenario class of the imported modules, in module and source order."""
-        return self.load()._classes
+        self.load()
+        return self._classes
 
     def unit_registries(self) -> dict[str, Any]:
         """The pint registries the documented modules (and the registry's module) bind
-        at module level, by the name they bind them to (``ureg``), and those of the
-        quantity classes they bind (``Q_ = ureg.Quantity``), by the attribute that holds
-        them (``Q_._REGISTRY``); the first module to bind a name decides what it means."""
+        (:func:`refgen.evaluate.units.unit_registries`)."""
         names = [*self.modules]
         if self.settings.registry:
             names.append(self.registry_module())
-        found: dict[str, Any] = {}
-        for name in names:
-            module = sys.modules.get(name)
-            for bound, value in vars(module).items() if module is not None else ():
-                if _is_unit_registry(value):
-                    found.setdefault(bound, value)
-                elif _is_unit_registry(registry := _quantity_registry(value)):
-                    found.setdefault(f"{bound}.{QUANTITY_REGISTRY}", registry)
-        return found
+        return unit_registries(names)
 
     def documented_classes(self) -> frozenset[str]:
         """Dotted paths of the classes that have a page of their own."""
@@ -245,20 +215,16 @@ class Project:
         )
 
     @property
-    def problems(self) -> list[Problem]:
-        """What went wrong while loading and analysing, in the order it was found."""
-        self.load()
-        return list(self._problems)
-
-    @property
     def registry(self) -> RegistryDoc | None:
         """The registry, or None when none is configured or it cannot be read."""
-        return self.load()._registry
+        self.load()
+        return self._registry
 
     @property
     def registry_failed(self) -> bool:
         """A registry is configured but cannot be read (a problem says why)."""
-        return self.load()._registry_failed
+        self.load()
+        return self._registry_failed
 
     def registry_files(self) -> tuple[str, ...]:
         """Files an edit to which can change the registry, even a broken one."""
@@ -282,19 +248,23 @@ class Project:
         return dataclasses.replace(doc, registry_entries=self.registry.entries_of(doc.qualname))
 
     def scenarios(self) -> list[ScenarioDoc]:
-        """Every scenario class that can be analysed (the others are in :attr:`problems`)."""
+        """Every scenario class that can be analysed (:meth:`analysed` says why not the others)."""
+        return self.analysed()[0]
+
+    def analysed(self) -> tuple[list[ScenarioDoc], list[Problem]]:
+        """The record of every scenario class that can be analysed, and a problem for each
+        class that cannot."""
         return self._analysed(self.progress(self.classes, "analysing scenario classes"))
 
-    def _analysed(self, classes: Iterable[type]) -> list[ScenarioDoc]:
-        """The records of ``classes`` that can be analysed; a problem for each other one."""
-        found = []
+    def _analysed(self, classes: Iterable[type]) -> tuple[list[ScenarioDoc], list[Problem]]:
+        found, problems = [], []
         for cls in classes:
             doc, problem = self.analyse(cls)
             if doc is not None:
                 found.append(doc)
             elif problem is not None:
-                self._note(problem)
-        return found
+                problems.append(problem)
+        return found, problems
 
     def analyse(self, cls: type) -> tuple[ScenarioDoc | None, Problem | None]:
         """The record of ``cls``, or why it cannot be analysed."""
@@ -308,9 +278,10 @@ class Project:
         return self.cache.module(name)
 
     def scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
-        """The classes of a module that can be analysed (the others are in :attr:`problems`)."""
+        """The classes of a module that can be analysed (:meth:`analysed` says why not the
+        others)."""
         module = self.modules.get(module_name) or discovery.import_module(module_name)
-        return self._analysed(discovery.scenario_classes(module))
+        return self._analysed(discovery.scenario_classes(module))[0]
 
     def helper_modules(self) -> list[str]:
         """Modules of every helper that a scenario references or calls, first seen first."""
@@ -519,32 +490,6 @@ class Project:
             return None
         return self.cache.text_and_tags(file)
 
-    def source_files(self) -> list[str] | None:
-        """The files and folders what this project shows is computed from, as far as
-        they can be known; None when its packages cannot be found (a namespace package).
-
-        Every imported module that is not installed (outside the standard library
-        and site-packages, by the path it was imported from, symbolic links not
-        followed), every module of the project's packages, their data files, and the
-        folders holding any of these or the packages (a module added beside one can be
-        imported by code that tries)."""
-        roots = self.package_roots()
-        if not roots:
-            return None
-        installed = _installed_folders()
-        found: set[str] = {str(path) for path in data_files(roots)}
-        found |= {str(folder) for folder in source_folders(roots)}
-        found |= {str(folder) for root in roots for folder in _folders(root)}
-        for module in list(sys.modules.values()):
-            file = getattr(module, "__file__", None)
-            if not isinstance(file, str):
-                continue
-            path = os.path.abspath(file)
-            ours = any(Path(discovery.resolved_path(path)).is_relative_to(r) for r in roots)
-            if ours or not path.startswith(installed):
-                found |= {path, os.path.dirname(path)}
-        return sorted(found)
-
     def package_roots(self) -> list[Path]:
         """The folders of the packages that hold the documented modules and the registry."""
         names = [*self.modules, *([self.settings.registry] if self.settings.registry else [])]
@@ -558,54 +503,3 @@ class Project:
         return (
             getattr(found, "__module__", None) or (self.settings.registry or "").rpartition(".")[0]
         )
-
-    def check_registry_classes(self) -> None:
-        """Note the registry entries whose classes no documented module defines."""
-        assert self.registry is not None
-        # Every class found, analysed or not: a class that failed to analyse has a
-        # warning of its own, and its entries must not be blamed on the registry.
-        documented = {discovery.dotted_path(cls) for cls in self.classes}
-        strays = [entry for entry in self.registry.entries if entry.scenario not in documented]
-        if len(strays) == 1:
-            [entry] = strays
-            self._note(
-                Problem(
-                    WarningKind.REGISTRY,
-                    f"registry entry {entry.name!r} is a {entry.scenario}, which no module "
-                    "in refgen_modules defines",
-                    entry.location,
-                    f"{self.registry.qualname}.{entry.name}",
-                )
-            )
-        elif strays:  # one warning, not one per entry: the registry page lists them all
-            shown = strays if len(strays) <= 5 else strays[:3]  # and refgen check, each
-            named = ", ".join(f"{entry.name} ({entry.scenario})" for entry in shown)
-            if len(shown) < len(strays):
-                named += (
-                    f" and {len(strays) - len(shown)} more "
-                    "(`refgen check --kind registry` lists them all)"
-                )
-            self._note(
-                Problem(
-                    WarningKind.REGISTRY,
-                    f"{len(strays)} registry entries are instances of classes no module in "
-                    f"refgen_modules defines: {named}",
-                    self.registry.location,
-                    self.registry.qualname,
-                )
-            )
-
-
-def _installed_folders() -> tuple[str, ...]:
-    """Where the standard library and installed packages live (their versions count,
-    not their files)."""
-    paths = sysconfig.get_paths()
-    names = ("stdlib", "platstdlib", "purelib", "platlib")
-    return tuple(os.path.join(os.path.abspath(paths[n]), "") for n in names if n in paths)
-
-
-def _folders(root: Path) -> list[Path]:
-    """``root`` and every folder below it, when it is a folder."""
-    if not root.is_dir():
-        return []
-    return [root, *(p for p in root.rglob("*") if p.is_dir() and "__pycache__" not in p.parts)]

@@ -111,7 +111,7 @@ def build_project(args: argparse.Namespace) -> Project:
 
 
 def import_problems(project: Project) -> list[Problem]:
-    return [p for p in project.problems if p.kind == WarningKind.IMPORT]
+    return [p for p in project.load() if p.kind == WarningKind.IMPORT]
 
 
 def classes(project: Project) -> list[type]:

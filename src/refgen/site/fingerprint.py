@@ -165,7 +165,7 @@ class SiteIndex:
                         place for node in found.unknowable for place in self.reach.unknowable[node]
                     )
                 continue
-            extra = (page.kind, page.argument, *page.children, *self.common)
+            extra = (page.kind, page.directive_argument, *page.children, *self.common)
             result.by_page[page.docname] = self.digests.combined((), *extra, also=[found]).hexdigest
 
     def save(self) -> None:

@@ -50,7 +50,7 @@ class PageDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         project = project_of(self.env)
-        planned = PlannedPage(
+        planned = PlannedPage.from_directive(
             self.env.docname,
             self.kind,
             self.arguments[0],
