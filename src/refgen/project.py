@@ -43,7 +43,7 @@ from refgen.evaluate.ahead import NOT_GIVEN, AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.units import UnitSymbols, unit_registries
-from refgen.evaluate.values import EntryValues, Quote, Value
+from refgen.evaluate.values import EntryValues, FoundEntry, Quote, Value
 
 T = TypeVar("T")
 
@@ -320,6 +320,28 @@ class Project:
     def entry_scenario(self, entry: RegistryEntryDoc) -> ScenarioDoc:
         return self.scenario(type(self.instance(entry)))
 
+    def entry_named(self, name: str) -> FoundEntry | str:
+        """The registry entry ``name`` names (``Entry`` or ``registry.path.Entry``), with the
+        scenario it is and that scenario's record; or why there is none."""
+        registry = self.settings.registry
+        if not registry or self.registry_failed:
+            return "there is no registry to read"
+        found = self.entry(name)
+        if found is None:
+            return f"no registry scenario {name!r} in {registry}"
+        return self.found_entry(found)
+
+    def found_entry(self, entry: RegistryEntryDoc) -> FoundEntry | str:
+        """``entry`` with the scenario it is and that scenario's record; or why not."""
+        instance, error = call_user_code(self.instance, entry)
+        scenario = None
+        if error is None:
+            scenario, error = call_user_code(self.scenario, type(instance))
+        if error is not None or scenario is None:
+            reason = describe_error(error) if error is not None else "no scenario"
+            return f"cannot read registry scenario {entry.name!r}: {reason}"
+        return FoundEntry(entry, instance, scenario)
+
     # ------------------------------------------------------------------ evaluation
 
     def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...]:
@@ -468,13 +490,29 @@ class Project:
 
     def quote(self, text: str) -> Quote:
         """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose."""
-        return values.quote(self, text)
+        target, _, spec = text.partition(":")
+        entry, _, attribute = target.strip().rpartition(".")
+        if not self.settings.registry or not entry:
+            return Quote(None, problem="write Entry.attribute and set a registry")
+        precision, timeout = self.settings.value_precision, self.settings.eval_timeout
+        return values.quote(
+            self.entry_named(entry), attribute, spec.strip() or None, precision, timeout
+        )
 
     def sweep(self, request: SweepRequest) -> Sweep:
         """A registry entry's figures as one of its inputs varies (``refgen-sweep``),
         computed once per project and request: an incremental build computes a sweep to
         see whether its page changed, then again to read the page."""
-        return self.cache.remember("sweep", request, lambda _request: sweeps.sweep(self, request))
+        return self.cache.remember(
+            "sweep",
+            request,
+            lambda _request: sweeps.sweep(
+                self.entry_named(request.entry),
+                request,
+                self.settings.value_precision,
+                self.settings.eval_timeout,
+            ),
+        )
 
     def module_text_and_tags(
         self, module_name: str
