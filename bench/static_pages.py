@@ -138,7 +138,7 @@ def render(project: Project, planned: PlannedPage) -> b.Page:
         helpers = project.helpers_of(planned.argument)
         return helpers_page(project.module(planned.argument), helpers, project.units)
     if planned.kind == "registry":
-        return registry_page(project.cache.registry(planned.argument))
+        return registry_page(project.registry_at(planned.argument))
     return index_page(planned.argument, planned.children, "index")
 
 

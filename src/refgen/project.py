@@ -37,6 +37,7 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
+from refgen.analysis.source import ModuleSource
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
 from refgen.evaluate.ahead import NOT_GIVEN, AheadWorker, can_fork
@@ -63,11 +64,6 @@ AHEAD_MINIMUM = 8
 costs more than it saves."""
 
 
-def _given(value: T) -> Callable[[Any], T]:
-    """A ``compute`` for :meth:`AnalysisCache.remember` that returns what is already known."""
-    return lambda _key: value
-
-
 class Project:
     """Settings, imported modules, analysed records and computed values of one package."""
 
@@ -80,7 +76,7 @@ class Project:
         self.progress: Progress = progress or no_progress
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
         caller can report each."""
-        self.cache = AnalysisCache(settings.category_titles)
+        self._cache = AnalysisCache(settings.category_titles)
         self.units = UnitSymbols(find_registries=self.unit_registries)
         """Unit symbols for equations, remembered for the pages of this project."""
         self._loaded = False
@@ -89,6 +85,14 @@ class Project:
         self._problems: list[Problem] = []
         self._registry: RegistryDoc | None = None
         self._registry_failed = False
+        self._documented: frozenset[str] | None = None
+        self._namespaces: dict[str, dict[str, Any]] = {}
+        self._source_folders: list[Path] | None = None
+        # Evaluation results, computed once per project: an incremental build composes a
+        # page to compare it, then again to read it.
+        self._entry_values: dict[tuple[str, str, str], EntryValues] = {}
+        self._sensitivities: dict[str, tuple[Sensitivity, ...]] = {}
+        self._sweeps: dict[SweepRequest, Sweep] = {}
         self._ahead: AheadWorker | None = None
         self._given_ahead: dict[Hashable, Any] = {}
         """What the worker computed with a class's figures, by key, until taken."""
@@ -120,7 +124,7 @@ class Project:
             if error is not None:  # user code: report, never crash
                 self._note(
                     self._not_found("modules", name, error)
-                    or import_problem(self.cache.module_source, name, error)
+                    or import_problem(self._cache.module_source, name, error)
                 )
                 continue
             assert module is not None
@@ -133,14 +137,14 @@ class Project:
         if not path:
             return
         registry, error = call_user_code(
-            self.cache.registry, path, timeout=self.settings.eval_timeout
+            self._cache.registry, path, timeout=self.settings.eval_timeout
         )
         if error is not None:  # a failing entry must not take the site down
             module = path.rpartition(".")[0]
             self._note(
                 self._not_found("registry", path, error)
                 or import_problem(
-                    self.cache.module_source, module, error, "registry module", scope=path
+                    self._cache.module_source, module, error, "registry module", scope=path
                 )
             )
             self._registry_failed = True
@@ -208,11 +212,9 @@ class Project:
 
     def documented_classes(self) -> frozenset[str]:
         """Dotted paths of the classes that have a page of their own."""
-        return self.cache.remember(
-            "documented-classes",
-            tuple(self.modules),
-            lambda _: frozenset(discovery.dotted_path(cls) for cls in self.classes),
-        )
+        if self._documented is None:
+            self._documented = frozenset(discovery.dotted_path(cls) for cls in self.classes)
+        return self._documented
 
     @property
     def registry(self) -> RegistryDoc | None:
@@ -230,9 +232,23 @@ class Project:
         """Files an edit to which can change the registry, even a broken one."""
         if not self.settings.registry:
             return ()
-        return self.cache.remember(
-            "registry-files", self.settings.registry, self.cache.registry_files
-        )
+        return self._cache.registry_files(self.settings.registry)
+
+    def registry_at(self, path: str) -> RegistryDoc:
+        """The registry ``path`` names, read again only when it is a new object."""
+        return self._cache.registry(path)
+
+    def module_source(self, path: str) -> ModuleSource:
+        """The file ``path`` parsed; parsed again only when it changes."""
+        return self._cache.module_source(path)
+
+    def class_location(self, cls: type) -> SourceLocation:
+        """Where ``cls`` is written."""
+        return self._cache.class_source(cls).location()
+
+    def release_syntax_trees(self) -> None:
+        """Let go of parsed files once planning is done; their text and tags stay."""
+        self._cache.release_syntax_trees()
 
     def resolve(self, dotted: str) -> Any:
         """The object a dotted path names (importing what it must)."""
@@ -242,7 +258,7 @@ class Project:
 
     def scenario(self, cls: type) -> ScenarioDoc:
         """The analysed record of ``cls``, with its registry entries."""
-        doc = self.cache.scenario(cls)
+        doc = self._cache.scenario(cls)
         if self.registry is None:
             return doc
         return dataclasses.replace(doc, registry_entries=self.registry.entries_of(doc.qualname))
@@ -275,7 +291,7 @@ class Project:
         return None, Problem(WarningKind.ANALYSIS, message, None, discovery.dotted_path(cls))
 
     def module(self, name: str) -> ModuleDoc:
-        return self.cache.module(name)
+        return self._cache.module(name)
 
     def scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
         """The classes of a module that can be analysed (:meth:`analysed` says why not the
@@ -285,11 +301,11 @@ class Project:
 
     def helper_modules(self) -> list[str]:
         """Modules of every helper that a scenario references or calls, first seen first."""
-        return self.cache.helper_modules(self.scenarios())
+        return self._cache.helper_modules(self.scenarios())
 
     def helpers_of(self, module_name: str) -> list[HelperDoc]:
         module = discovery.import_module(module_name)
-        return [self.cache.helper(function) for function in discovery.public_functions(module)]
+        return [self._cache.helper(function) for function in discovery.public_functions(module)]
 
     def helpers(self) -> list[HelperDoc]:
         """Every public function of the helper modules, by dotted path."""
@@ -297,7 +313,7 @@ class Project:
         return sorted({h.qualname: h for h in found}.values(), key=lambda h: h.qualname)
 
     def helper(self, dotted: str) -> HelperDoc:
-        return self.cache.helper(self.resolve(dotted))
+        return self._cache.helper(self.resolve(dotted))
 
     def entry(self, name: str) -> RegistryEntryDoc | None:
         """The registry entry called ``name`` (``Entry`` or ``registry.path.Entry``)."""
@@ -313,9 +329,9 @@ class Project:
         return self._registry_namespace(entry.registry)[entry.name]
 
     def _registry_namespace(self, path: str) -> dict[str, Any]:
-        return self.cache.remember(
-            "registry-namespace", path, lambda p: dict(discovery.registry_items(self.resolve(p)))
-        )
+        if path not in self._namespaces:
+            self._namespaces[path] = dict(discovery.registry_items(self.resolve(path)))
+        return self._namespaces[path]
 
     def entry_scenario(self, entry: RegistryEntryDoc) -> ScenarioDoc:
         return self.scenario(type(self.instance(entry)))
@@ -352,31 +368,28 @@ class Project:
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
         """The entry's values, computed once per project: the class page and the
         registry's downloads show the same figures."""
-        return self.cache.remember(
-            "entry-values",
-            (scenario.qualname, entry.registry, entry.name),
-            lambda _key: values.entry_values(
+        key = (scenario.qualname, entry.registry, entry.name)
+        if key not in self._entry_values:
+            self._entry_values[key] = values.entry_values(
                 scenario,
                 entry,
                 self.instance(entry),
                 self.settings.value_precision,
                 self.settings.eval_timeout,
-            ),
-        )
+            )
+        return self._entry_values[key]
 
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
         """The elasticities of every registry entry of the class
         (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
         build composes a page to compare it, then again to read it."""
         self._take_ahead(scenario)
-        return self.cache.remember(
-            "sensitivities",
-            scenario.qualname,
-            lambda _key: tuple(
+        if scenario.qualname not in self._sensitivities:
+            self._sensitivities[scenario.qualname] = tuple(
                 entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
                 for entry in scenario.registry_entries
-            ),
-        )
+            )
+        return self._sensitivities[scenario.qualname]
 
     def _take_ahead(self, scenario: ScenarioDoc) -> None:
         """Remember the values and elasticities of the class that :meth:`compute_ahead`'s
@@ -393,8 +406,8 @@ class Project:
         self._given_ahead.update(given[2])
         for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
             key = (scenario.qualname, entry.registry, entry.name)
-            self.cache.remember("entry-values", key, _given(found))
-        self.cache.remember("sensitivities", scenario.qualname, _given(sensitivities))
+            self._entry_values.setdefault(key, found)
+        self._sensitivities.setdefault(scenario.qualname, sensitivities)
 
     def compute_ahead(
         self,
@@ -416,7 +429,7 @@ class Project:
         wanted = [
             s.qualname
             for s in self._scenarios_of(classes)
-            if s.registry_entries and not self.cache.knows("sensitivities", s.qualname)
+            if s.registry_entries and s.qualname not in self._sensitivities
         ]
         if len(wanted) < AHEAD_MINIMUM or not can_fork():
             return None
@@ -503,16 +516,14 @@ class Project:
         """A registry entry's figures as one of its inputs varies (``refgen-sweep``),
         computed once per project and request: an incremental build computes a sweep to
         see whether its page changed, then again to read the page."""
-        return self.cache.remember(
-            "sweep",
-            request,
-            lambda _request: sweeps.sweep(
+        if request not in self._sweeps:
+            self._sweeps[request] = sweeps.sweep(
                 self.entry_named(request.entry),
                 request,
                 self.settings.value_precision,
                 self.settings.eval_timeout,
-            ),
-        )
+            )
+        return self._sweeps[request]
 
     def module_text_and_tags(
         self, module_name: str
@@ -521,12 +532,12 @@ class Project:
         (:meth:`ModuleSource.definition_tags`); None for a module outside the project."""
         file = discovery.module_file(module_name)
         # Asked thousands of times a build: the project's folders are found once.
-        folders = self.cache.remember(
-            "source-folders", self.settings, lambda _: source_folders(self.package_roots())
-        )
+        if self._source_folders is None:
+            self._source_folders = source_folders(self.package_roots())
+        folders = self._source_folders
         if file is None or not any(Path(file).is_relative_to(f) for f in folders):
             return None
-        return self.cache.text_and_tags(file)
+        return self._cache.text_and_tags(file)
 
     def package_roots(self) -> list[Path]:
         """The folders of the packages that hold the documented modules and the registry."""

@@ -98,7 +98,7 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
         case "helpers":
             return _helpers(project, planned.argument)
         case "registry":
-            registry = project.cache.registry(planned.argument)
+            registry = project.registry_at(planned.argument)
             if planned.children:  # split: the parts list the entries
                 registry = dataclasses.replace(registry, entries=())
             downloads = download_paths(planned.docname)
@@ -107,7 +107,7 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
         case "registry-part":
             assert planned.part is not None  # a registry part's page has one
             start, stop = planned.part.start, planned.part.stop
-            registry = project.cache.registry(planned.part.registry)
+            registry = project.registry_at(planned.part.registry)
             part = dataclasses.replace(registry, entries=registry.entries[start:stop])
             title = f"Registry, entries {start + 1} to {stop}"
             return ComposedPage(registry_page(part, title=title, described=False))

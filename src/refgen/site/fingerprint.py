@@ -94,7 +94,7 @@ class SiteIndex:
         roots = project.package_roots()
         self.store = IndexStore(folder / STORE if folder else None)
         self.reach = Reach(
-            project.cache.module_source,
+            project.module_source,
             source_folders(roots),
             self.store,
             timeout=project.settings.eval_timeout,

@@ -93,7 +93,7 @@ def _generate_pages(app: Sphinx) -> None:
     if unknowable is not None:
         report([unknowable], project.settings)
     records.plan(app.env, pages, fingerprints.by_page)
-    project.cache.release_syntax_trees()
+    project.release_syntax_trees()
     # Stubs of the last build's reference folder go too, when the setting changed.
     previous = getattr(app.env, records.ROOT, project.settings.root)
     roots = sorted({previous, project.settings.root})
