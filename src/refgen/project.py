@@ -502,7 +502,14 @@ class Project:
         return entry.name, value
 
     def quote(self, text: str) -> Quote:
-        """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose."""
+        """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose; whatever the user's
+        code raises is the quote's problem."""
+        quoted, error = call_user_code(self._quote, text)
+        if error is not None or quoted is None:
+            return Quote(None, problem=describe_error(error) if error is not None else "")
+        return quoted
+
+    def _quote(self, text: str) -> Quote:
         target, _, spec = text.partition(":")
         entry, _, attribute = target.strip().rpartition(".")
         if not self.settings.registry or not entry:
@@ -515,21 +522,33 @@ class Project:
     def sweep(self, request: SweepRequest) -> Sweep:
         """A registry entry's figures as one of its inputs varies (``refgen-sweep``),
         computed once per project and request: an incremental build computes a sweep to
-        see whether its page changed, then again to read the page."""
-        if request not in self._sweeps:
-            self._sweeps[request] = sweeps.sweep(
-                self.entry_named(request.entry),
-                request,
-                self.settings.value_precision,
-                self.settings.eval_timeout,
-            )
-        return self._sweeps[request]
+        see whether its page changed, then again to read the page. Whatever the user's
+        code raises is the sweep's problem (and not kept: it may pass the next time)."""
+        if request in self._sweeps:
+            return self._sweeps[request]
+        swept, error = call_user_code(self._sweep, request)
+        if error is not None or swept is None:
+            return Sweep(request, problem=describe_error(error) if error is not None else "")
+        self._sweeps[request] = swept
+        return swept
+
+    def _sweep(self, request: SweepRequest) -> Sweep:
+        found = self.entry_named(request.entry)
+        precision, timeout = self.settings.value_precision, self.settings.eval_timeout
+        return sweeps.sweep(found, request, precision, timeout)
 
     def module_text_and_tags(
         self, module_name: str
     ) -> tuple[str, dict[str, tuple[str, int, int]]] | None:
         """A project module's text and where each class and function in it is written
-        (:meth:`ModuleSource.definition_tags`); None for a module outside the project."""
+        (:meth:`ModuleSource.definition_tags`); None for a module outside the project, or
+        one that cannot be found or read."""
+        found, _error = call_user_code(self._module_text_and_tags, module_name)
+        return found
+
+    def _module_text_and_tags(
+        self, module_name: str
+    ) -> tuple[str, dict[str, tuple[str, int, int]]] | None:
         file = discovery.module_file(module_name)
         # Asked thousands of times a build: the project's folders are found once.
         if self._source_folders is None:
