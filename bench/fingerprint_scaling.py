@@ -47,7 +47,7 @@ project = Project(settings)
 project.load()
 start = time.perf_counter()
 site = SiteIndex(project, Path(sys.argv[1]))
-pages = plan_pages(project, site.helper_modules())
+pages = plan_pages(project, site.helper_modules()).pages
 found = site.fingerprints(pages)
 site.save()
 seconds = time.perf_counter() - start

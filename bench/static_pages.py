@@ -138,7 +138,7 @@ def render(project: Project, planned: PlannedPage) -> b.Page:
         helpers = project.helpers_of(planned.argument)
         return helpers_page(project.module(planned.argument), helpers, project.units)
     if planned.kind == "registry":
-        return registry_page(project.cache.registry(planned.argument))
+        return registry_page(project.registry_at(planned.argument))
     return index_page(planned.argument, planned.children, "index")
 
 
@@ -149,7 +149,7 @@ def main() -> None:
     parser.add_argument("--registry")
     args = parser.parse_args()
     project = Project(Settings(modules=tuple(args.modules), registry=args.registry))
-    for planned in plan_pages(project):
+    for planned in plan_pages(project).pages:
         path = args.docs / f"{planned.docname}.rst"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(page_text(render(project, planned)), encoding="utf-8")

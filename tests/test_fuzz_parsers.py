@@ -46,7 +46,8 @@ from refgen.analysis.docstrings import KNOWN_SECTIONS, parse_docstring
 from refgen.analysis.equations import extract_equation, extract_steps
 from refgen.analysis.model import Docstring, Problem, WarningKind
 from refgen.analysis.source import ModuleSource, class_properties
-from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
+from refgen.evaluate.units import UnitSymbols
+from refgen.render.math_elements import MATHML_NAMESPACE
 from refgen.render.mathml import MathResult, assignment, expression_to_mathml
 from refgen.sphinx.prose import is_verbatim, plain_paragraphs
 from refgen.testing import analyse_source

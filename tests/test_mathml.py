@@ -19,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
+from refgen.evaluate.units import UnitSymbols
+from refgen.render.math_elements import MATHML_NAMESPACE
 from refgen.render.mathml import (
     MathResult,
     assignment,

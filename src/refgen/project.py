@@ -9,27 +9,22 @@ makes a new one at every ``builder-inited``).
 
 Loading never raises for the user's code: a module that cannot be imported,
 a class that cannot be analysed and a registry that cannot be read become
-:class:`~refgen.analysis.model.Problem` records in :attr:`Project.problems`.
+:class:`~refgen.analysis.model.Problem` records that :meth:`Project.load` returns;
+a class that cannot be analysed is one that :meth:`Project.analysed` returns.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
-import sysconfig
 import traceback
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol, TypeVar
 
-import pint
-from pint.registry import ApplicationRegistry, UnitRegistry
-
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
-from refgen.analysis.dependencies import data_files, source_folders
+from refgen.analysis.dependencies import source_folders
 from refgen.analysis.failures import describe_error, import_problem, imported_from
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
@@ -42,13 +37,14 @@ from refgen.analysis.model import (
     SourceLocation,
     WarningKind,
 )
+from refgen.analysis.source import ModuleSource
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
 from refgen.evaluate.ahead import NOT_GIVEN, AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
-from refgen.evaluate.values import EntryValues, Quote, Value
-from refgen.render.math_elements import UnitSymbols
+from refgen.evaluate.units import UnitSymbols, unit_registries
+from refgen.evaluate.values import EntryValues, FoundEntry, Quote, Value
 
 T = TypeVar("T")
 
@@ -68,30 +64,6 @@ AHEAD_MINIMUM = 8
 costs more than it saves."""
 
 
-QUANTITY_REGISTRY = "_REGISTRY"
-"""The attribute of a pint quantity class (``ureg.Quantity``) that holds its registry."""
-
-
-def _is_unit_registry(value: object) -> bool:
-    # Its real type: a module-level object may say anything of itself (discovery.is_class).
-    return issubclass(type(value), UnitRegistry | ApplicationRegistry)
-
-
-def _quantity_registry(value: object) -> object:
-    """The registry of ``value`` if it is a quantity class of one (``ureg.Quantity``)."""
-    if not discovery.is_class(value):
-        return None
-    assert isinstance(value, type)  # the real type, checked just above
-    if not any(base is pint.Quantity for base in discovery.class_mro(value)):
-        return None
-    return discovery.class_dict(value).get(QUANTITY_REGISTRY)
-
-
-def _given(value: T) -> Callable[[Any], T]:
-    """A ``compute`` for :meth:`AnalysisCache.remember` that returns what is already known."""
-    return lambda _key: value
-
-
 class Project:
     """Settings, imported modules, analysed records and computed values of one package."""
 
@@ -104,7 +76,7 @@ class Project:
         self.progress: Progress = progress or no_progress
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
         caller can report each."""
-        self.cache = AnalysisCache(settings.category_titles)
+        self._cache = AnalysisCache(settings.category_titles)
         self.units = UnitSymbols(find_registries=self.unit_registries)
         """Unit symbols for equations, remembered for the pages of this project."""
         self._loaded = False
@@ -113,6 +85,14 @@ class Project:
         self._problems: list[Problem] = []
         self._registry: RegistryDoc | None = None
         self._registry_failed = False
+        self._documented: frozenset[str] | None = None
+        self._namespaces: dict[str, dict[str, Any]] = {}
+        self._source_folders: list[Path] | None = None
+        # Evaluation results, computed once per project: an incremental build composes a
+        # page to compare it, then again to read it.
+        self._entry_values: dict[tuple[str, str, str], EntryValues] = {}
+        self._sensitivities: dict[str, tuple[Sensitivity, ...]] = {}
+        self._sweeps: dict[SweepRequest, Sweep] = {}
         self._ahead: AheadWorker | None = None
         self._given_ahead: dict[Hashable, Any] = {}
         """What the worker computed with a class's figures, by key, until taken."""
@@ -127,11 +107,14 @@ class Project:
 
     # ------------------------------------------------------------------ discovery
 
-    def load(self) -> Project:
-        """Import the configured modules and the registry (once); record what fails."""
-        if self._loaded:
-            return self
-        self._loaded = True
+    def load(self) -> tuple[Problem, ...]:
+        """Import the configured modules and the registry (once); what failed, each time."""
+        if not self._loaded:
+            self._loaded = True
+            self._import()
+        return tuple(self._problems)
+
+    def _import(self) -> None:
         modules = list(dict.fromkeys(self.settings.modules))
         for name in self.progress(modules, "importing scenario modules"):
             # Importing runs the module's code: bounded like any other user code.
@@ -141,28 +124,27 @@ class Project:
             if error is not None:  # user code: report, never crash
                 self._note(
                     self._not_found("modules", name, error)
-                    or import_problem(self.cache.module_source, name, error)
+                    or import_problem(self._cache.module_source, name, error)
                 )
                 continue
             assert module is not None
             self._modules[name] = module
             self._classes.extend(discovery.scenario_classes(module))
         self._load_registry()
-        return self
 
     def _load_registry(self) -> None:
         path = self.settings.registry
         if not path:
             return
         registry, error = call_user_code(
-            self.cache.registry, path, timeout=self.settings.eval_timeout
+            self._cache.registry, path, timeout=self.settings.eval_timeout
         )
         if error is not None:  # a failing entry must not take the site down
             module = path.rpartition(".")[0]
             self._note(
                 self._not_found("registry", path, error)
                 or import_problem(
-                    self.cache.module_source, module, error, "registry module", scope=path
+                    self._cache.module_source, module, error, "registry module", scope=path
                 )
             )
             self._registry_failed = True
@@ -211,62 +193,62 @@ class Project:
     @property
     def modules(self) -> dict[str, ModuleType]:
         """The configured modules that imported, by name, in configuration order."""
-        return self.load()._modules
+        self.load()
+        return self._modules
 
     @property
     def classes(self) -> list[type]:
         """Every scenario class of the imported modules, in module and source order."""
-        return self.load()._classes
+        self.load()
+        return self._classes
 
     def unit_registries(self) -> dict[str, Any]:
         """The pint registries the documented modules (and the registry's module) bind
-        at module level, by the name they bind them to (``ureg``), and those of the
-        quantity classes they bind (``Q_ = ureg.Quantity``), by the attribute that holds
-        them (``Q_._REGISTRY``); the first module to bind a name decides what it means."""
+        (:func:`refgen.evaluate.units.unit_registries`)."""
         names = [*self.modules]
         if self.settings.registry:
             names.append(self.registry_module())
-        found: dict[str, Any] = {}
-        for name in names:
-            module = sys.modules.get(name)
-            for bound, value in vars(module).items() if module is not None else ():
-                if _is_unit_registry(value):
-                    found.setdefault(bound, value)
-                elif _is_unit_registry(registry := _quantity_registry(value)):
-                    found.setdefault(f"{bound}.{QUANTITY_REGISTRY}", registry)
-        return found
+        return unit_registries(names)
 
     def documented_classes(self) -> frozenset[str]:
         """Dotted paths of the classes that have a page of their own."""
-        return self.cache.remember(
-            "documented-classes",
-            tuple(self.modules),
-            lambda _: frozenset(discovery.dotted_path(cls) for cls in self.classes),
-        )
-
-    @property
-    def problems(self) -> list[Problem]:
-        """What went wrong while loading and analysing, in the order it was found."""
-        self.load()
-        return list(self._problems)
+        if self._documented is None:
+            self._documented = frozenset(discovery.dotted_path(cls) for cls in self.classes)
+        return self._documented
 
     @property
     def registry(self) -> RegistryDoc | None:
         """The registry, or None when none is configured or it cannot be read."""
-        return self.load()._registry
+        self.load()
+        return self._registry
 
     @property
     def registry_failed(self) -> bool:
         """A registry is configured but cannot be read (a problem says why)."""
-        return self.load()._registry_failed
+        self.load()
+        return self._registry_failed
 
     def registry_files(self) -> tuple[str, ...]:
         """Files an edit to which can change the registry, even a broken one."""
         if not self.settings.registry:
             return ()
-        return self.cache.remember(
-            "registry-files", self.settings.registry, self.cache.registry_files
-        )
+        return self._cache.registry_files(self.settings.registry)
+
+    def registry_at(self, path: str) -> RegistryDoc:
+        """The registry ``path`` names, read again only when it is a new object."""
+        return self._cache.registry(path)
+
+    def module_source(self, path: str) -> ModuleSource:
+        """The file ``path`` parsed; parsed again only when it changes."""
+        return self._cache.module_source(path)
+
+    def class_location(self, cls: type) -> SourceLocation:
+        """Where ``cls`` is written."""
+        return self._cache.class_source(cls).location()
+
+    def release_syntax_trees(self) -> None:
+        """Let go of parsed files once planning is done; their text and tags stay."""
+        self._cache.release_syntax_trees()
 
     def resolve(self, dotted: str) -> Any:
         """The object a dotted path names (importing what it must)."""
@@ -276,25 +258,29 @@ class Project:
 
     def scenario(self, cls: type) -> ScenarioDoc:
         """The analysed record of ``cls``, with its registry entries."""
-        doc = self.cache.scenario(cls)
+        doc = self._cache.scenario(cls)
         if self.registry is None:
             return doc
         return dataclasses.replace(doc, registry_entries=self.registry.entries_of(doc.qualname))
 
     def scenarios(self) -> list[ScenarioDoc]:
-        """Every scenario class that can be analysed (the others are in :attr:`problems`)."""
+        """Every scenario class that can be analysed (:meth:`analysed` says why not the others)."""
+        return self.analysed()[0]
+
+    def analysed(self) -> tuple[list[ScenarioDoc], list[Problem]]:
+        """The record of every scenario class that can be analysed, and a problem for each
+        class that cannot."""
         return self._analysed(self.progress(self.classes, "analysing scenario classes"))
 
-    def _analysed(self, classes: Iterable[type]) -> list[ScenarioDoc]:
-        """The records of ``classes`` that can be analysed; a problem for each other one."""
-        found = []
+    def _analysed(self, classes: Iterable[type]) -> tuple[list[ScenarioDoc], list[Problem]]:
+        found, problems = [], []
         for cls in classes:
             doc, problem = self.analyse(cls)
             if doc is not None:
                 found.append(doc)
             elif problem is not None:
-                self._note(problem)
-        return found
+                problems.append(problem)
+        return found, problems
 
     def analyse(self, cls: type) -> tuple[ScenarioDoc | None, Problem | None]:
         """The record of ``cls``, or why it cannot be analysed."""
@@ -305,20 +291,21 @@ class Project:
         return None, Problem(WarningKind.ANALYSIS, message, None, discovery.dotted_path(cls))
 
     def module(self, name: str) -> ModuleDoc:
-        return self.cache.module(name)
+        return self._cache.module(name)
 
     def scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
-        """The classes of a module that can be analysed (the others are in :attr:`problems`)."""
+        """The classes of a module that can be analysed (:meth:`analysed` says why not the
+        others)."""
         module = self.modules.get(module_name) or discovery.import_module(module_name)
-        return self._analysed(discovery.scenario_classes(module))
+        return self._analysed(discovery.scenario_classes(module))[0]
 
     def helper_modules(self) -> list[str]:
         """Modules of every helper that a scenario references or calls, first seen first."""
-        return self.cache.helper_modules(self.scenarios())
+        return self._cache.helper_modules(self.scenarios())
 
     def helpers_of(self, module_name: str) -> list[HelperDoc]:
         module = discovery.import_module(module_name)
-        return [self.cache.helper(function) for function in discovery.public_functions(module)]
+        return [self._cache.helper(function) for function in discovery.public_functions(module)]
 
     def helpers(self) -> list[HelperDoc]:
         """Every public function of the helper modules, by dotted path."""
@@ -326,7 +313,7 @@ class Project:
         return sorted({h.qualname: h for h in found}.values(), key=lambda h: h.qualname)
 
     def helper(self, dotted: str) -> HelperDoc:
-        return self.cache.helper(self.resolve(dotted))
+        return self._cache.helper(self.resolve(dotted))
 
     def entry(self, name: str) -> RegistryEntryDoc | None:
         """The registry entry called ``name`` (``Entry`` or ``registry.path.Entry``)."""
@@ -342,12 +329,34 @@ class Project:
         return self._registry_namespace(entry.registry)[entry.name]
 
     def _registry_namespace(self, path: str) -> dict[str, Any]:
-        return self.cache.remember(
-            "registry-namespace", path, lambda p: dict(discovery.registry_items(self.resolve(p)))
-        )
+        if path not in self._namespaces:
+            self._namespaces[path] = dict(discovery.registry_items(self.resolve(path)))
+        return self._namespaces[path]
 
     def entry_scenario(self, entry: RegistryEntryDoc) -> ScenarioDoc:
         return self.scenario(type(self.instance(entry)))
+
+    def entry_named(self, name: str) -> FoundEntry | str:
+        """The registry entry ``name`` names (``Entry`` or ``registry.path.Entry``), with the
+        scenario it is and that scenario's record; or why there is none."""
+        registry = self.settings.registry
+        if not registry or self.registry_failed:
+            return "there is no registry to read"
+        found = self.entry(name)
+        if found is None:
+            return f"no registry scenario {name!r} in {registry}"
+        return self.found_entry(found)
+
+    def found_entry(self, entry: RegistryEntryDoc) -> FoundEntry | str:
+        """``entry`` with the scenario it is and that scenario's record; or why not."""
+        instance, error = call_user_code(self.instance, entry)
+        scenario = None
+        if error is None:
+            scenario, error = call_user_code(self.scenario, type(instance))
+        if error is not None or scenario is None:
+            reason = describe_error(error) if error is not None else "no scenario"
+            return f"cannot read registry scenario {entry.name!r}: {reason}"
+        return FoundEntry(entry, instance, scenario)
 
     # ------------------------------------------------------------------ evaluation
 
@@ -359,31 +368,28 @@ class Project:
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
         """The entry's values, computed once per project: the class page and the
         registry's downloads show the same figures."""
-        return self.cache.remember(
-            "entry-values",
-            (scenario.qualname, entry.registry, entry.name),
-            lambda _key: values.entry_values(
+        key = (scenario.qualname, entry.registry, entry.name)
+        if key not in self._entry_values:
+            self._entry_values[key] = values.entry_values(
                 scenario,
                 entry,
                 self.instance(entry),
                 self.settings.value_precision,
                 self.settings.eval_timeout,
-            ),
-        )
+            )
+        return self._entry_values[key]
 
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
         """The elasticities of every registry entry of the class
         (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
         build composes a page to compare it, then again to read it."""
         self._take_ahead(scenario)
-        return self.cache.remember(
-            "sensitivities",
-            scenario.qualname,
-            lambda _key: tuple(
+        if scenario.qualname not in self._sensitivities:
+            self._sensitivities[scenario.qualname] = tuple(
                 entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
                 for entry in scenario.registry_entries
-            ),
-        )
+            )
+        return self._sensitivities[scenario.qualname]
 
     def _take_ahead(self, scenario: ScenarioDoc) -> None:
         """Remember the values and elasticities of the class that :meth:`compute_ahead`'s
@@ -400,8 +406,8 @@ class Project:
         self._given_ahead.update(given[2])
         for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
             key = (scenario.qualname, entry.registry, entry.name)
-            self.cache.remember("entry-values", key, _given(found))
-        self.cache.remember("sensitivities", scenario.qualname, _given(sensitivities))
+            self._entry_values.setdefault(key, found)
+        self._sensitivities.setdefault(scenario.qualname, sensitivities)
 
     def compute_ahead(
         self,
@@ -423,7 +429,7 @@ class Project:
         wanted = [
             s.qualname
             for s in self._scenarios_of(classes)
-            if s.registry_entries and not self.cache.knows("sensitivities", s.qualname)
+            if s.registry_entries and s.qualname not in self._sensitivities
         ]
         if len(wanted) < AHEAD_MINIMUM or not can_fork():
             return None
@@ -496,54 +502,61 @@ class Project:
         return entry.name, value
 
     def quote(self, text: str) -> Quote:
-        """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose."""
-        return values.quote(self, text)
+        """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose; whatever the user's
+        code raises is the quote's problem."""
+        quoted, error = call_user_code(self._quote, text)
+        if error is not None or quoted is None:
+            return Quote(None, problem=describe_error(error) if error is not None else "")
+        return quoted
+
+    def _quote(self, text: str) -> Quote:
+        target, _, spec = text.partition(":")
+        entry, _, attribute = target.strip().rpartition(".")
+        if not self.settings.registry or not entry:
+            return Quote(None, problem="write Entry.attribute and set a registry")
+        precision, timeout = self.settings.value_precision, self.settings.eval_timeout
+        return values.quote(
+            self.entry_named(entry), attribute, spec.strip() or None, precision, timeout
+        )
 
     def sweep(self, request: SweepRequest) -> Sweep:
         """A registry entry's figures as one of its inputs varies (``refgen-sweep``),
         computed once per project and request: an incremental build computes a sweep to
-        see whether its page changed, then again to read the page."""
-        return self.cache.remember("sweep", request, lambda _request: sweeps.sweep(self, request))
+        see whether its page changed, then again to read the page. Whatever the user's
+        code raises is the sweep's problem (and not kept: it may pass the next time)."""
+        if request in self._sweeps:
+            return self._sweeps[request]
+        swept, error = call_user_code(self._sweep, request)
+        if error is not None or swept is None:
+            return Sweep(request, problem=describe_error(error) if error is not None else "")
+        self._sweeps[request] = swept
+        return swept
+
+    def _sweep(self, request: SweepRequest) -> Sweep:
+        found = self.entry_named(request.entry)
+        precision, timeout = self.settings.value_precision, self.settings.eval_timeout
+        return sweeps.sweep(found, request, precision, timeout)
 
     def module_text_and_tags(
         self, module_name: str
     ) -> tuple[str, dict[str, tuple[str, int, int]]] | None:
         """A project module's text and where each class and function in it is written
-        (:meth:`ModuleSource.definition_tags`); None for a module outside the project."""
+        (:meth:`ModuleSource.definition_tags`); None for a module outside the project, or
+        one that cannot be found or read."""
+        found, _error = call_user_code(self._module_text_and_tags, module_name)
+        return found
+
+    def _module_text_and_tags(
+        self, module_name: str
+    ) -> tuple[str, dict[str, tuple[str, int, int]]] | None:
         file = discovery.module_file(module_name)
         # Asked thousands of times a build: the project's folders are found once.
-        folders = self.cache.remember(
-            "source-folders", self.settings, lambda _: source_folders(self.package_roots())
-        )
+        if self._source_folders is None:
+            self._source_folders = source_folders(self.package_roots())
+        folders = self._source_folders
         if file is None or not any(Path(file).is_relative_to(f) for f in folders):
             return None
-        return self.cache.text_and_tags(file)
-
-    def source_files(self) -> list[str] | None:
-        """The files and folders what this project shows is computed from, as far as
-        they can be known; None when its packages cannot be found (a namespace package).
-
-        Every imported module that is not installed (outside the standard library
-        and site-packages, by the path it was imported from, symbolic links not
-        followed), every module of the project's packages, their data files, and the
-        folders holding any of these or the packages (a module added beside one can be
-        imported by code that tries)."""
-        roots = self.package_roots()
-        if not roots:
-            return None
-        installed = _installed_folders()
-        found: set[str] = {str(path) for path in data_files(roots)}
-        found |= {str(folder) for folder in source_folders(roots)}
-        found |= {str(folder) for root in roots for folder in _folders(root)}
-        for module in list(sys.modules.values()):
-            file = getattr(module, "__file__", None)
-            if not isinstance(file, str):
-                continue
-            path = os.path.abspath(file)
-            ours = any(Path(discovery.resolved_path(path)).is_relative_to(r) for r in roots)
-            if ours or not path.startswith(installed):
-                found |= {path, os.path.dirname(path)}
-        return sorted(found)
+        return self._cache.text_and_tags(file)
 
     def package_roots(self) -> list[Path]:
         """The folders of the packages that hold the documented modules and the registry."""
@@ -558,54 +571,3 @@ class Project:
         return (
             getattr(found, "__module__", None) or (self.settings.registry or "").rpartition(".")[0]
         )
-
-    def check_registry_classes(self) -> None:
-        """Note the registry entries whose classes no documented module defines."""
-        assert self.registry is not None
-        # Every class found, analysed or not: a class that failed to analyse has a
-        # warning of its own, and its entries must not be blamed on the registry.
-        documented = {discovery.dotted_path(cls) for cls in self.classes}
-        strays = [entry for entry in self.registry.entries if entry.scenario not in documented]
-        if len(strays) == 1:
-            [entry] = strays
-            self._note(
-                Problem(
-                    WarningKind.REGISTRY,
-                    f"registry entry {entry.name!r} is a {entry.scenario}, which no module "
-                    "in refgen_modules defines",
-                    entry.location,
-                    f"{self.registry.qualname}.{entry.name}",
-                )
-            )
-        elif strays:  # one warning, not one per entry: the registry page lists them all
-            shown = strays if len(strays) <= 5 else strays[:3]  # and refgen check, each
-            named = ", ".join(f"{entry.name} ({entry.scenario})" for entry in shown)
-            if len(shown) < len(strays):
-                named += (
-                    f" and {len(strays) - len(shown)} more "
-                    "(`refgen check --kind registry` lists them all)"
-                )
-            self._note(
-                Problem(
-                    WarningKind.REGISTRY,
-                    f"{len(strays)} registry entries are instances of classes no module in "
-                    f"refgen_modules defines: {named}",
-                    self.registry.location,
-                    self.registry.qualname,
-                )
-            )
-
-
-def _installed_folders() -> tuple[str, ...]:
-    """Where the standard library and installed packages live (their versions count,
-    not their files)."""
-    paths = sysconfig.get_paths()
-    names = ("stdlib", "platstdlib", "purelib", "platlib")
-    return tuple(os.path.join(os.path.abspath(paths[n]), "") for n in names if n in paths)
-
-
-def _folders(root: Path) -> list[Path]:
-    """``root`` and every folder below it, when it is a folder."""
-    if not root.is_dir():
-        return []
-    return [root, *(p for p in root.rglob("*") if p.is_dir() and "__pycache__" not in p.parts)]

@@ -112,7 +112,7 @@ def pytest_collection_modifyitems(
 
 def import_failure(project: Project, module_name: str) -> str:
     """Why ``module_name`` did not import, at the setting or the line at fault."""
-    failed = [p for p in project.problems if p.subject.startswith(module_name)]
+    failed = [p for p in project.load() if p.subject.startswith(module_name)]
     if not failed:
         return f"cannot import {module_name}"
     reason = failed[0]

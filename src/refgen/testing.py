@@ -407,8 +407,10 @@ def analyse_source(
                 modules=(dotted,), registry=f"{package}.{registry}" if registry else None
             )
             project = Project(settings)
-            scenarios = {doc.name: doc for doc in project.scenarios()}
-            problems = project.problems
+            loading_problems = project.load()
+            analysed, analysis_problems = project.analysed()
+            scenarios = {doc.name: doc for doc in analysed}
+            problems = [*loading_problems, *analysis_problems]
             for doc in scenarios.values():
                 problems += [p for p in doc.problems if p not in problems]
             return AnalysedModule(

@@ -21,29 +21,38 @@ from refgen.analysis.source import ModuleSource, parse_module
 T = TypeVar("T")
 
 
+FileKey = tuple[str, int, int]
+"""A file as it is now: its path, modification time and size."""
+DefinitionTags = dict[str, tuple[str, int, int]]
+K = TypeVar("K", bound=Hashable)
+
+
+def _remembered(table: dict[K, T], key: K, compute: Callable[[K], T]) -> T:
+    """``table[key]``, computed by ``compute(key)`` the first time."""
+    if key not in table:
+        table[key] = compute(key)
+    return table[key]
+
+
+def _file_key(path: str) -> FileKey:
+    stat = os.stat(path)
+    return path, stat.st_mtime_ns, stat.st_size
+
+
 class AnalysisCache:
-    """Memoised analysis of one project's sources."""
+    """Memoised analysis of one project's sources: one typed table per kind of record."""
 
     def __init__(self, category_titles: Iterable[tuple[str, str]] = ()) -> None:
-        self._tables: dict[str, dict[Hashable, Any]] = {}
         self._category_titles = dict(category_titles)
         """Module name -> the title a setting gives its category page."""
-
-    def remember(self, kind: str, key: Hashable, compute: Callable[[Any], T]) -> T:
-        """``compute(key)``, computed once per ``kind`` and ``key``."""
-        table = self._tables.setdefault(kind, {})
-        if key not in table:
-            table[key] = compute(key)
-        return table[key]  # type: ignore[no-any-return]
-
-    def knows(self, kind: str, key: Hashable) -> bool:
-        """Whether ``remember`` has computed ``kind`` for ``key`` already."""
-        return key in self._tables.get(kind, {})
-
-    def forget(self, *kinds: str) -> None:
-        """Drop the records of ``kinds`` (every kind when none is named)."""
-        for kind in kinds or list(self._tables):
-            self._tables.pop(kind, None)
+        self._sources: dict[FileKey, ModuleSource] = {}
+        self._tags: dict[FileKey, tuple[str, DefinitionTags]] = {}
+        self._class_sources: dict[type, ClassSource] = {}
+        self._modules: dict[str, ModuleDoc] = {}
+        self._scenarios: dict[type, ScenarioDoc] = {}
+        self._helpers: dict[Any, HelperDoc] = {}
+        self._registries: dict[str, tuple[object, RegistryDoc]] = {}
+        self._registry_files: dict[str, tuple[str, ...]] = {}
 
     def release_syntax_trees(self) -> None:
         """Drop parsed source files, keeping their text and definition tags; analysed
@@ -52,32 +61,29 @@ class AnalysisCache:
         Keeping hundreds of syntax trees alive after planning only gives the
         garbage collector more to walk; anything analysed later parses again.
         """
-        tags = self._tables.setdefault("definition-tags", {})
-        for key, source in self._tables.get("source", {}).items():
-            if key not in tags:
-                tags[key] = _text_and_tags_of(source)
-        self.forget("source", "class-source")
+        for key, source in self._sources.items():
+            if key not in self._tags:
+                self._tags[key] = _text_and_tags_of(source)
+        self._sources.clear()
+        self._class_sources.clear()
 
     # ------------------------------------------------------------------ sources
 
     def module_source(self, path: str) -> ModuleSource:
         """``path`` parsed; parsed again only when the file changes."""
-        stat = os.stat(path)
-        return self.remember("source", (path, stat.st_mtime_ns, stat.st_size), _parse)
+        return _remembered(self._sources, _file_key(path), _parse)
 
-    def text_and_tags(self, path: str) -> tuple[str, dict[str, tuple[str, int, int]]]:
+    def text_and_tags(self, path: str) -> tuple[str, DefinitionTags]:
         """``path``'s text and where each class and function in it is written
         (:meth:`ModuleSource.definition_tags`), as the file is now.
 
         viewcode asks once for every object a page documents: a table of the
         file answers without keeping the tree of a large module.
         """
-        stat = os.stat(path)
-        key = (path, stat.st_mtime_ns, stat.st_size)
-        return self.remember("definition-tags", key, lambda _: _text_and_tags_of(_parse(key)))
+        return _remembered(self._tags, _file_key(path), lambda key: _text_and_tags_of(_parse(key)))
 
     def class_source(self, cls: type) -> ClassSource:
-        return self.remember("class-source", cls, self._read_class_source)
+        return _remembered(self._class_sources, cls, self._read_class_source)
 
     def _read_class_source(self, cls: type) -> ClassSource:
         return read_class_source(cls, self.module_source)
@@ -85,7 +91,7 @@ class AnalysisCache:
     # ------------------------------------------------------------------ records
 
     def module(self, name: str) -> ModuleDoc:
-        return self.remember("module", name, self._analyse_module)
+        return _remembered(self._modules, name, self._analyse_module)
 
     def _analyse_module(self, name: str) -> ModuleDoc:
         doc = modules.analyse_module(self.module_source, name)
@@ -94,13 +100,13 @@ class AnalysisCache:
 
     def scenario(self, cls: type) -> ScenarioDoc:
         """The record of ``cls`` without registry entries (the Project adds them)."""
-        return self.remember("scenario", cls, self._analyse_class)
+        return _remembered(self._scenarios, cls, self._analyse_class)
 
     def _analyse_class(self, cls: type) -> ScenarioDoc:
         return scenarios.analyse_class(self, self.module(cls.__module__).title, cls)
 
     def helper(self, function: Any) -> HelperDoc:
-        return self.remember("helper", function, self._analyse_helper)
+        return _remembered(self._helpers, function, self._analyse_helper)
 
     def _analyse_helper(self, function: Any) -> HelperDoc:
         return modules.analyse_helper(self.module_source, function)
@@ -108,23 +114,26 @@ class AnalysisCache:
     def registry(self, path: str) -> RegistryDoc:
         """The registry ``path`` names: read again only when it is a new object."""
         obj = discovery.resolve(path)
-        known = self._tables.get("registry", {}).get(path)
+        known = self._registries.get(path)
         if known is not None and known[0] is obj:
-            return known[1]  # type: ignore[no-any-return]
+            return known[1]
         doc = registry.read_registry(self.module_source, path, obj)
-        self._tables.setdefault("registry", {})[path] = (obj, doc)
+        self._registries[path] = (obj, doc)
         return doc
 
     def registry_files(self, path: str) -> tuple[str, ...]:
-        return registry.registry_files(self.module_source, path)
+        """Files an edit to which can change the registry ``path`` names, found once."""
+        return _remembered(
+            self._registry_files, path, lambda p: registry.registry_files(self.module_source, p)
+        )
 
     def helper_modules(self, analysed: Iterable[ScenarioDoc]) -> list[str]:
         return modules.helper_modules(analysed)
 
 
-def _parse(key: tuple[str, int, int]) -> ModuleSource:
+def _parse(key: FileKey) -> ModuleSource:
     return parse_module(key[0])
 
 
-def _text_and_tags_of(source: ModuleSource) -> tuple[str, dict[str, tuple[str, int, int]]]:
+def _text_and_tags_of(source: ModuleSource) -> tuple[str, DefinitionTags]:
     return source.text, source.definition_tags()

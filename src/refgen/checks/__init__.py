@@ -47,9 +47,10 @@ def run_checks(project: Project, values: bool = True) -> CheckReport:
     ``values=False`` leaves out the properties that raise for a registry entry
     (the build, which computes every value anyway, reports those itself).
     """
-    scenarios = project.scenarios()
+    loading_problems = project.load()
+    scenarios, analysis_problems = project.analysed()
     findings = []
-    for problem in project.problems:
+    for problem in [*loading_problems, *analysis_problems]:
         if problem.kind == WarningKind.IMPORT:
             findings.append(from_problem(problem))
         elif problem.kind == WarningKind.ANALYSIS:

@@ -4,7 +4,7 @@
 modules: seconds, for a library of hundreds of classes. What it prints is a
 page of blocks, plain data, so the page is kept in ``.refgen_cache/`` beside
 ``pyproject.toml`` (or in the current folder), with what the lookup read
-(:meth:`refgen.project.Project.source_files`): every imported module that is
+(:func:`source_files`): every imported module that is
 not installed, by the path it was imported from, the project's modules and
 data files, each with a digest of its bytes, and the folders holding them, with
 a digest of the names in each. The next lookup of the same name, with the
@@ -25,15 +25,21 @@ import hashlib
 import os
 import pickle
 import sys
+import sysconfig
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refgen import __version__
+from refgen.analysis import discovery
+from refgen.analysis.dependencies import data_files, source_folders
 from refgen.analysis.guard import TimedOut
 from refgen.config import Settings
 from refgen.files import installed_version, replace_atomically
+
+if TYPE_CHECKING:
+    from refgen.project import Project
 
 FOLDER = ".refgen_cache"
 FORMAT = 1
@@ -131,3 +137,48 @@ def _store(folder: Path, name: str, entry: Entry) -> None:
         replace_atomically(folder / name, data)
     except Exception:  # a page that cannot be pickled, a read-only folder: no cache
         return
+
+
+# ---------------------------------------------------------------------- what a page came from
+
+
+def source_files(project: Project) -> list[str] | None:
+    """The files and folders what ``project`` shows is computed from, as far as they can
+    be known; None when its packages cannot be found (a namespace package).
+
+    Every imported module that is not installed (outside the standard library
+    and site-packages, by the path it was imported from, symbolic links not
+    followed), every module of the project's packages, their data files, and the
+    folders holding any of these or the packages (a module added beside one can be
+    imported by code that tries)."""
+    roots = project.package_roots()
+    if not roots:
+        return None
+    installed = _installed_folders()
+    found: set[str] = {str(path) for path in data_files(roots)}
+    found |= {str(folder) for folder in source_folders(roots)}
+    found |= {str(folder) for root in roots for folder in _folders(root)}
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not isinstance(file, str):
+            continue
+        path = os.path.abspath(file)
+        ours = any(Path(discovery.resolved_path(path)).is_relative_to(r) for r in roots)
+        if ours or not path.startswith(installed):
+            found |= {path, os.path.dirname(path)}
+    return sorted(found)
+
+
+def _installed_folders() -> tuple[str, ...]:
+    """Where the standard library and installed packages live (their versions count,
+    not their files)."""
+    paths = sysconfig.get_paths()
+    names = ("stdlib", "platstdlib", "purelib", "platlib")
+    return tuple(os.path.join(os.path.abspath(paths[n]), "") for n in names if n in paths)
+
+
+def _folders(root: Path) -> list[Path]:
+    """``root`` and every folder below it, when it is a folder."""
+    if not root.is_dir():
+        return []
+    return [root, *(p for p in root.rglob("*") if p.is_dir() and "__pycache__" not in p.parts)]

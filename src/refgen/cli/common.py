@@ -111,7 +111,7 @@ def build_project(args: argparse.Namespace) -> Project:
 
 
 def import_problems(project: Project) -> list[Problem]:
-    return [p for p in project.problems if p.kind == WarningKind.IMPORT]
+    return [p for p in project.load() if p.kind == WarningKind.IMPORT]
 
 
 def classes(project: Project) -> list[type]:
@@ -223,7 +223,10 @@ def resolve_owner(project: Project, name: str) -> Target | None:
     """The entry or class ``name`` names: ``X``, ``Scenarios.X``, ``module.Class``, any case."""
     entry = pick(name, known_entries(project), "registry entries")
     if entry is not None:
-        return Target("entry", project.entry_scenario(entry), entry)
+        found = project.found_entry(entry)
+        if isinstance(found, str):
+            raise CliError(f"refgen: {found}")
+        return Target("entry", found.scenario, entry)
     cls = pick(name, known_classes(project), "classes")
     if cls is not None:
         return Target("class", project.scenario(cls))

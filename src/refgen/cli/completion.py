@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from refgen.cli.cache import cached_page, folder_for, lookup_key
+from refgen.cli.cache import cached_page, folder_for, lookup_key, source_files
 from refgen.cli.common import (
     EXIT_OK,
     CliError,
@@ -68,7 +68,7 @@ def cached_names(args: argparse.Namespace) -> list[str]:
         return names(project)
     key = lookup_key(project.settings, "completion-names")
     found: list[str] = cached_page(
-        folder_for(project.settings), key, lambda: (names(project), project.source_files())
+        folder_for(project.settings), key, lambda: (names(project), source_files(project))
     )
     return found
 

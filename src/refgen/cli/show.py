@@ -16,7 +16,7 @@ from typing import Any
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.model import DerivedDoc, InputDoc, RegistryEntryDoc
-from refgen.cli.cache import cached_page, folder_for, lookup_key
+from refgen.cli.cache import cached_page, folder_for, lookup_key, source_files
 from refgen.cli.common import (
     EXIT_OK,
     Target,
@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
 
     def compute() -> tuple[Any, list[str] | None]:
         if as_json:
-            return record(project, resolve_target(project, args.name)), project.source_files()
-        return lookup(project, args.name, whole_page), project.source_files()
+            return record(project, resolve_target(project, args.name)), source_files(project)
+        return lookup(project, args.name, whole_page), source_files(project)
 
     if getattr(args, "no_cache", False):
         shown, _ = compute()

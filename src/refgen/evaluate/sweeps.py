@@ -23,16 +23,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ScenarioDoc
 from refgen.evaluate.quantities import is_quantity, readable, units_text, with_unit
-from refgen.evaluate.values import NOT_AVAILABLE, grouped, pretty_number, unavailable
-
-if TYPE_CHECKING:
-    from refgen.project import Project
+from refgen.evaluate.values import (
+    DEFAULT_PRECISION,
+    NOT_AVAILABLE,
+    FoundEntry,
+    grouped,
+    pretty_number,
+    unavailable,
+)
 
 DEFAULT_STEPS = 11
 """Points of a ``from``/``to`` sweep that does not say how many."""
@@ -131,19 +135,28 @@ class Refused(Exception):
     """The request cannot be met; the message says why."""
 
 
-def sweep(project: Project, request: SweepRequest) -> Sweep:
-    """The figures ``request`` asks for, computed at each of its points."""
+def sweep(
+    found: FoundEntry | str,
+    request: SweepRequest,
+    precision: int = DEFAULT_PRECISION,
+    timeout: float | None = None,
+) -> Sweep:
+    """The figures ``request`` asks for, computed at each of its points; ``found`` is the
+    entry it starts from, or why there is none."""
+    if isinstance(found, str):
+        return Sweep(request, problem=found)
     try:
-        return _sweep(project, request)
+        return _sweep(found, request, precision, timeout)
     except Refused as refused:
         return Sweep(request, problem=str(refused))
 
 
-def _sweep(project: Project, request: SweepRequest) -> Sweep:
-    instance, scenario, entry = _base(project, request.entry)
+def _sweep(
+    found: FoundEntry, request: SweepRequest, precision: int, timeout: float | None
+) -> Sweep:
+    instance, scenario = found.instance, found.scenario
+    entry = (found.entry.registry, found.entry.name)
     _check_names(scenario, request)
-    timeout = project.settings.eval_timeout
-    precision = project.settings.value_precision
     current, error = call_user_code(getattr, instance, request.vary, timeout=timeout)
     if error is not None:
         raise Refused(f"cannot read {request.vary} of {request.entry}: {describe_error(error)}")
@@ -183,24 +196,6 @@ def _sweep(project: Project, request: SweepRequest) -> Sweep:
 
 
 # ---------------------------------------------------------------------- the request
-
-
-def _base(project: Project, name: str) -> tuple[Any, ScenarioDoc, tuple[str, str]]:
-    """The entry's instance, its class's record, and the entry's registry and name."""
-    registry = project.settings.registry
-    if not registry or project.registry_failed:
-        raise Refused("a sweep starts from a registry entry, and there is no registry to read")
-    found = project.entry(name)
-    if found is None:
-        raise Refused(f"no registry scenario {name!r} in {registry}")
-    instance, error = call_user_code(project.instance, found)
-    scenario = None
-    if error is None:
-        scenario, error = call_user_code(project.cache.scenario, type(instance))
-    if error is not None or scenario is None:
-        reason = describe_error(error) if error is not None else "no scenario"
-        raise Refused(f"cannot read registry scenario {name!r}: {reason}")
-    return instance, scenario, (found.registry, found.name)
 
 
 def _check_names(scenario: ScenarioDoc, request: SweepRequest) -> None:

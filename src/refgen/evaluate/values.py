@@ -13,15 +13,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, RegistryEntryDoc, ScenarioDoc, WarningKind
 from refgen.evaluate.quantities import Shown, is_quantity, readable, units_text, with_unit
-
-if TYPE_CHECKING:
-    from refgen.project import Project
 
 NOT_AVAILABLE = "not available"
 DEFAULT_PRECISION = 5
@@ -227,6 +224,15 @@ def entry_values(
 
 
 @dataclass(frozen=True)
+class FoundEntry:
+    """A registry entry, the live scenario it names, and the record of that scenario's class."""
+
+    entry: RegistryEntryDoc
+    instance: Any
+    scenario: ScenarioDoc
+
+
+@dataclass(frozen=True)
 class Quote:
     """A registry value quoted in prose, or why it cannot be."""
 
@@ -236,37 +242,21 @@ class Quote:
     problem: str = ""
 
 
-def quote(project: Project, text: str) -> Quote:
-    """Evaluate ``Entry.attribute`` (optionally ``:spec``) against the project's registry."""
-    registry = project.settings.registry
-    target, _, spec = text.partition(":")
-    entry, _, attribute = target.strip().rpartition(".")
-    if not registry or not entry:
-        return Quote(None, problem="write Entry.attribute and set a registry")
-    found = project.entry(entry)
-    if found is None:
-        return Quote(None, problem=f"no registry scenario {entry!r} in {registry}")
-    instance, error = call_user_code(project.instance, found)
-    scenario = None
-    if error is None:
-        scenario, error = call_user_code(project.cache.scenario, type(instance))
-    if error is not None:
-        reason = f"no registry scenario {entry!r} in {registry} ({describe_error(error)})"
-        return Quote(None, problem=reason)
-    assert scenario is not None
+def quote(
+    found: FoundEntry | str,
+    attribute: str,
+    spec: str | None = None,
+    precision: int = DEFAULT_PRECISION,
+    timeout: float | None = None,
+) -> Quote:
+    """``attribute`` of a registry entry (formatted with ``spec``) for prose; ``found`` is
+    the entry, or why there is none."""
+    if isinstance(found, str):
+        return Quote(None, problem=found)
+    scenario = found.scenario
     if attribute not in scenario.attribute_names:
-        return Quote(
-            None,
-            problem=f"{scenario.name} has no attribute {attribute!r}",
-        )
-    value = compute(
-        scenario,
-        instance,
-        attribute,
-        spec.strip() or None,
-        project.settings.value_precision,
-        project.settings.eval_timeout,
-    )
+        return Quote(None, problem=f"{scenario.name} has no attribute {attribute!r}")
+    value = compute(scenario, found.instance, attribute, spec, precision, timeout)
     return Quote(
         value,
         f"{scenario.qualname}.{attribute}",

@@ -98,17 +98,18 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
         case "helpers":
             return _helpers(project, planned.argument)
         case "registry":
-            registry = project.cache.registry(planned.argument)
+            registry = project.registry_at(planned.argument)
             if planned.children:  # split: the parts list the entries
                 registry = dataclasses.replace(registry, entries=())
             downloads = download_paths(planned.docname)
             page = registry_page(registry, parts=planned.children, downloads=downloads)
             return ComposedPage(page, summary=one_line(registry.title))
         case "registry-part":
-            qualname, start, stop = planned.argument.split()
-            registry = project.cache.registry(qualname)
-            part = dataclasses.replace(registry, entries=registry.entries[int(start) : int(stop)])
-            title = f"Registry, entries {int(start) + 1} to {stop}"
+            assert planned.part is not None  # a registry part's page has one
+            start, stop = planned.part.start, planned.part.stop
+            registry = project.registry_at(planned.part.registry)
+            part = dataclasses.replace(registry, entries=registry.entries[start:stop])
+            title = f"Registry, entries {start + 1} to {stop}"
             return ComposedPage(registry_page(part, title=title, described=False))
         case "index":
             page = index_page(planned.argument, list(planned.children), stub_path)

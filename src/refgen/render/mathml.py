@@ -48,12 +48,12 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from refgen.analysis.source import dotted_name
+from refgen.evaluate.units import UnitSymbols
 from refgen.render.markup import serialize
 from refgen.render.math_elements import (
     FUNCTION_APPLICATION,
     MINUS_SIGN,
     MULTIPLICATION_SIGN,
-    UnitSymbols,
     application,
     element,
     identifier,

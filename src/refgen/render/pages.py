@@ -11,6 +11,7 @@ from refgen.analysis.model import (
     ScenarioDoc,
     SourceLocation,
 )
+from refgen.evaluate.units import UnitSymbols
 from refgen.evaluate.values import Value
 from refgen.render.blocks import (
     Block,
@@ -44,7 +45,6 @@ from refgen.render.common import (
     opening_prose,
     prose,
 )
-from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import assignment, breakable_at_operators, expression_to_mathml
 from refgen.site.plan import page_name
 

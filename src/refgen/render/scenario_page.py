@@ -14,6 +14,7 @@ from collections.abc import Container, Mapping, Sequence
 
 from refgen.analysis.model import DerivedDoc, Equation, InputDoc, ScenarioDoc
 from refgen.evaluate.sensitivity import Sensitivity
+from refgen.evaluate.units import UnitSymbols
 from refgen.evaluate.values import EntryValues
 from refgen.render.blocks import (
     AnchorLink,
@@ -51,7 +52,6 @@ from refgen.render.common import (
 from refgen.render.comparison import COMPARED_ENTRIES, DIFFERS, differences_sentence, differing
 from refgen.render.diagram import data_flow_svg
 from refgen.render.figures import entry_values_table
-from refgen.render.math_elements import UnitSymbols
 from refgen.render.mathml import breakable_at_operators, expression_to_mathml
 from refgen.render.sensitivity import sensitivity_section
 

@@ -94,7 +94,7 @@ class SiteIndex:
         roots = project.package_roots()
         self.store = IndexStore(folder / STORE if folder else None)
         self.reach = Reach(
-            project.cache.module_source,
+            project.module_source,
             source_folders(roots),
             self.store,
             timeout=project.settings.eval_timeout,
@@ -165,7 +165,7 @@ class SiteIndex:
                         place for node in found.unknowable for place in self.reach.unknowable[node]
                     )
                 continue
-            extra = (page.kind, page.argument, *page.children, *self.common)
+            extra = (page.kind, page.directive_argument, *page.children, *self.common)
             result.by_page[page.docname] = self.digests.combined((), *extra, also=[found]).hexdigest
 
     def save(self) -> None:

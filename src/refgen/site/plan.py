@@ -2,19 +2,52 @@
 
 Every front end that writes pages asks :func:`plan_pages` (the Sphinx
 extension writes a stub for each; the fingerprints of
-:mod:`refgen.site.fingerprint` say which of them changed).
+:mod:`refgen.site.fingerprint` say which of them changed). Planning returns
+what it finds wrong with the registry (:attr:`Plan.problems`) with the pages.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from refgen.analysis import discovery
+from refgen.analysis.model import Problem, RegistryDoc, WarningKind
 
 if TYPE_CHECKING:
     from refgen.project import Project
+
+
+class PageKind(StrEnum):
+    """What a generated page shows; its value names the page's directive (``refgen-<kind>``)."""
+
+    INDEX = "index"
+    CATEGORY = "category"
+    SCENARIO = "scenario"
+    HELPERS = "helpers"
+    REGISTRY = "registry"
+    REGISTRY_PART = "registry-part"
+
+
+@dataclass(frozen=True)
+class RegistryPart:
+    """The entries ``start`` to ``stop`` (a slice) of a registry split over several pages."""
+
+    registry: str
+    start: int
+    stop: int
+
+    def argument(self) -> str:
+        """As its page's directive gives it: ``module.Registry FIRST LAST``."""
+        return f"{self.registry} {self.start} {self.stop}"
+
+    @classmethod
+    def parse(cls, argument: str) -> RegistryPart:
+        registry, start, stop = argument.split()
+        return cls(registry, int(start), int(stop))
 
 
 @dataclass(frozen=True)
@@ -22,13 +55,37 @@ class PlannedPage:
     """One generated page: its document name, what it shows and the object it is about."""
 
     docname: str
-    kind: str
-    """``index``, ``category``, ``scenario``, ``helpers``, ``registry`` or
-    ``registry-part``."""
+    kind: PageKind
     argument: str
     """The module, class or registry path the page documents (the title for ``index``)."""
     children: tuple[str, ...] = ()
     """Document names (relative to the page) listed in its table of contents."""
+    part: RegistryPart | None = None
+    """The entries a ``registry-part`` page shows."""
+
+    @property
+    def directive_argument(self) -> str:
+        """The argument of the page's directive in its stub."""
+        return self.argument if self.part is None else self.part.argument()
+
+    @classmethod
+    def from_directive(
+        cls, docname: str, kind: str, argument: str, children: tuple[str, ...]
+    ) -> PlannedPage:
+        """The page a stub's directive describes (the inverse of :attr:`directive_argument`)."""
+        page_kind = PageKind(kind)
+        if page_kind is PageKind.REGISTRY_PART:
+            part = RegistryPart.parse(argument)
+            return cls(docname, page_kind, part.registry, children, part)
+        return cls(docname, page_kind, argument, children)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every page of the site, and the problems planning found (stray registry entries)."""
+
+    pages: list[PlannedPage]
+    problems: list[Problem]
 
 
 LONGEST_PAGE_NAME = 120
@@ -55,45 +112,78 @@ few hundred kilobytes (about 2 KB of HTML an entry)."""
 
 def registry_pages(root: str, qualname: str, entries: int) -> list[PlannedPage]:
     """The registry page, and its parts when it has more than :data:`REGISTRY_PAGE_SIZE`
-    entries (each part's argument: the registry, then the first and last entry index)."""
+    entries."""
     if entries <= REGISTRY_PAGE_SIZE:
-        return [PlannedPage(f"{root}/registry", "registry", qualname)]
+        return [PlannedPage(f"{root}/registry", PageKind.REGISTRY, qualname)]
     starts = range(0, entries, REGISTRY_PAGE_SIZE)
     parts = [
         PlannedPage(
             f"{root}/registry-{number}",
-            "registry-part",
-            f"{qualname} {start} {min(start + REGISTRY_PAGE_SIZE, entries)}",
+            PageKind.REGISTRY_PART,
+            qualname,
+            part=RegistryPart(qualname, start, min(start + REGISTRY_PAGE_SIZE, entries)),
         )
         for number, start in enumerate(starts, 1)
     ]
     children = tuple(part.docname.rpartition("/")[2] for part in parts)
-    return [PlannedPage(f"{root}/registry", "registry", qualname, children), *parts]
+    return [PlannedPage(f"{root}/registry", PageKind.REGISTRY, qualname, children), *parts]
 
 
-def plan_pages(project: Project, helper_modules: list[str] | None = None) -> list[PlannedPage]:
+def plan_pages(project: Project, helper_modules: list[str] | None = None) -> Plan:
     """One page per category, class and helper module, the registry page and the index;
     ``helper_modules`` when the caller knows them already (:mod:`refgen.site.outline`)."""
     root = project.settings.root
     pages: list[PlannedPage] = []
     index: list[str] = []
+    problems: list[Problem] = []
     for name, module in project.modules.items():
         classes = discovery.scenario_classes(module)
         folder = f"{root}/{name}"
         index.append(f"{name}/index")
         names = tuple(page_name(c.__name__) for c in classes)
-        pages.append(PlannedPage(f"{folder}/index", "category", name, names))
+        pages.append(PlannedPage(f"{folder}/index", PageKind.CATEGORY, name, names))
         pages += [
-            PlannedPage(f"{folder}/{page}", "scenario", discovery.dotted_path(cls))
+            PlannedPage(f"{folder}/{page}", PageKind.SCENARIO, discovery.dotted_path(cls))
             for page, cls in zip(names, classes, strict=True)
         ]
     for name in project.helper_modules() if helper_modules is None else helper_modules:
         index.append(f"helpers/{name}")
-        pages.append(PlannedPage(f"{root}/helpers/{name}", "helpers", name))
+        pages.append(PlannedPage(f"{root}/helpers/{name}", PageKind.HELPERS, name))
     registry = project.registry
     if registry is not None:
-        project.check_registry_classes()
+        problems += stray_entries(registry, project.classes)
         index.append("registry")
         pages += registry_pages(root, registry.qualname, len(registry.entries))
-    pages.append(PlannedPage(f"{root}/index", "index", project.settings.title, tuple(index)))
-    return pages
+    title = project.settings.title
+    pages.append(PlannedPage(f"{root}/index", PageKind.INDEX, title, tuple(index)))
+    return Plan(pages, problems)
+
+
+def stray_entries(registry: RegistryDoc, classes: Iterable[type]) -> list[Problem]:
+    """The registry entries whose classes no documented module defines, as one problem
+    (the registry page lists them all, and ``refgen check`` each)."""
+    # Every class found, analysed or not: a class that failed to analyse has a
+    # warning of its own, and its entries must not be blamed on the registry.
+    documented = {discovery.dotted_path(cls) for cls in classes}
+    strays = [entry for entry in registry.entries if entry.scenario not in documented]
+    if len(strays) == 1:
+        [entry] = strays
+        message = (
+            f"registry entry {entry.name!r} is a {entry.scenario}, which no module "
+            "in refgen_modules defines"
+        )
+        subject = f"{registry.qualname}.{entry.name}"
+        return [Problem(WarningKind.REGISTRY, message, entry.location, subject)]
+    if not strays:
+        return []
+    shown = strays if len(strays) <= 5 else strays[:3]
+    named = ", ".join(f"{entry.name} ({entry.scenario})" for entry in shown)
+    if len(shown) < len(strays):
+        named += (
+            f" and {len(strays) - len(shown)} more (`refgen check --kind registry` lists them all)"
+        )
+    message = (
+        f"{len(strays)} registry entries are instances of classes no module in "
+        f"refgen_modules defines: {named}"
+    )
+    return [Problem(WarningKind.REGISTRY, message, registry.location, registry.qualname)]

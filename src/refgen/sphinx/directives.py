@@ -50,7 +50,7 @@ class PageDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         project = project_of(self.env)
-        planned = PlannedPage(
+        planned = PlannedPage.from_directive(
             self.env.docname,
             self.kind,
             self.arguments[0],
@@ -95,7 +95,7 @@ class PageDirective(SphinxDirective):
         """Where a failure to document the page's object is reported: its source if known."""
         found, _ = call_user_code(project.resolve, self.arguments[0])
         if found is not None and isinstance(found, type):
-            return project.cache.class_source(found).location()
+            return project.class_location(found)
         return self.page_location()
 
 

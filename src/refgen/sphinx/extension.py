@@ -77,12 +77,13 @@ def _generate_pages(app: Sphinx) -> None:
     project = Project(settings_of(app.config), progress)
     set_project(app.env, project)
     memory.freeze_what_sphinx_loaded()
-    project.load()
+    loading_problems = project.load()
     memory.freeze_what_lives_on()  # the library and its registry
     # What the last build learnt of each file and class is kept in the doctree folder.
     site = SiteIndex(project, Path(app.doctreedir))
-    pages = plan_pages(project, site.helper_modules())
-    report([*project.problems, *site.problems()], project.settings)
+    plan = plan_pages(project, site.helper_modules())
+    pages = plan.pages
+    report([*loading_problems, *plan.problems, *site.problems()], project.settings)
     if project.settings.checks:
         report(check_problems(project), project.settings)
     project.registry_files()  # found once here: for a broken registry, that means importing it
@@ -92,7 +93,7 @@ def _generate_pages(app: Sphinx) -> None:
     if unknowable is not None:
         report([unknowable], project.settings)
     records.plan(app.env, pages, fingerprints.by_page)
-    project.cache.release_syntax_trees()
+    project.release_syntax_trees()
     # Stubs of the last build's reference folder go too, when the setting changed.
     previous = getattr(app.env, records.ROOT, project.settings.root)
     roots = sorted({previous, project.settings.root})

@@ -42,7 +42,6 @@ from pygments.token import _TokenType, string_to_tokentype
 from sphinx.application import Sphinx
 from sphinx.highlighting import PygmentsBridge, lexer_classes, lexers
 
-from refgen.analysis.guard import call_user_code
 from refgen.files import replace_atomically
 from refgen.sphinx.state import project_of
 
@@ -241,8 +240,8 @@ def lexing_jobs(app: Sphinx, module_names: Iterable[str]) -> dict[Hashable, Call
     project = project_of(app.env)
     jobs: dict[Hashable, Callable[[], Any]] = {}
     for name in dict.fromkeys(module_names):
-        found, error = call_user_code(project.module_text_and_tags, name)
-        if found is not None and error is None:
+        found = project.module_text_and_tags(name)
+        if found is not None:
             jobs[("lexed pieces", name)] = functools.partial(_lexed_pieces, bridge, found[0])
     setattr(app.builder, _JOBS, list(jobs))
     return jobs

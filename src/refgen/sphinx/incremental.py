@@ -247,9 +247,7 @@ def _sweeps_changed(project: Any, sweeps: dict[str, str]) -> bool:
 
 def quote_shown(project: Any, text: str) -> str:
     """What the ``scenario`` role shows for ``text``, as one string to compare."""
-    quoted, error = call_user_code(project.quote, text)
-    if error is not None or quoted is None:
-        return f"error: {error!r}"
+    quoted = project.quote(text)
     value = quoted.value.text if quoted.value is not None else ""
     return f"{quoted.target}\0{value}\0{quoted.problem}"
 

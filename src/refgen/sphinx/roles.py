@@ -11,8 +11,6 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxRole
 from sphinx.util.nodes import make_refnode
 
-from refgen.analysis.failures import describe_error
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import WarningKind
 from refgen.sphinx.incremental import quote_shown
 from refgen.sphinx.nodes import pending_source_link
@@ -37,11 +35,7 @@ class ScenarioValueRole(SphinxRole):
         note_quote(self.env, self.text, quote_shown(project, self.text))
         if project.registry_failed:
             return fallback, []  # reported once, when the pages were planned
-        quoted, error = call_user_code(project.quote, self.text)
-        if error is not None or quoted is None:
-            message = f"cannot quote {self.text!r}: {describe_error(error) if error else ''}"
-            warn(WarningKind.VALUE, message, self.get_location())
-            return fallback, []
+        quoted = project.quote(self.text)
         if quoted.problem or quoted.value is None:
             warn(
                 WarningKind.VALUE,

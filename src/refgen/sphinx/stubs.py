@@ -32,7 +32,7 @@ own, which cost more than the rest of a stub's parse (bench/RESULTS.md)."""
 
 def stub_text(page: PlannedPage) -> str:
     """The reST source of a stub: the generated mark and the page's directive."""
-    lines = [GENERATED_MARK, "", f".. refgen-{page.kind}:: {page.argument}"]
+    lines = [GENERATED_MARK, "", f".. refgen-{page.kind}:: {page.directive_argument}"]
     if page.children:
         lines += ["", *(f"   {child}" for child in page.children)]
     return "\n".join(lines) + "\n"

@@ -71,17 +71,15 @@ def request_of(argument: str, options: dict[str, str | None]) -> SweepRequest:
     )
 
 
-def shown_digest(swept: Sweep | None, error: BaseException | None) -> str:
+def shown_digest(swept: Sweep) -> str:
     """What a sweep shows, as one string to compare: its data and the drawing's version."""
-    if error is not None or swept is None:
-        return f"error: {error!r}"
     drawn_by = importlib.metadata.version("matplotlib")
     return f"{hashlib.sha256(repr(swept).encode()).hexdigest()}\0matplotlib {drawn_by}"
 
 
 def sweep_shown(project: Project, key: str) -> str:
     """What the sweep of ``key`` (:meth:`SweepRequest.key`) shows at this build."""
-    return shown_digest(*call_user_code(project.sweep, SweepRequest.from_key(key)))
+    return shown_digest(project.sweep(SweepRequest.from_key(key)))
 
 
 class SweepDirective(SphinxDirective):
@@ -104,12 +102,10 @@ class SweepDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         project = project_of(self.env)
         request = request_of(self.arguments[0], self.options)
-        swept, error = call_user_code(project.sweep, request)
-        note_sweep(self.env, request.key(), shown_digest(swept, error))
+        swept = project.sweep(request)
+        note_sweep(self.env, request.key(), shown_digest(swept))
         if project.registry_failed:  # reported once, when the pages were planned
             return self._not_available(request, "the registry cannot be read")
-        if error is not None or swept is None:
-            return self._refused(request, describe_error(error) if error else "")
         if swept.problem:
             return self._refused(request, swept.problem)
         self._report_gaps(swept)

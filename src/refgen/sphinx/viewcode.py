@@ -38,8 +38,7 @@ def find_source(app: Sphinx, module_name: str) -> tuple[str, Tags] | None:
     """
     if app.phase != BuildPhase.READING:
         return None
-    found, error = call_user_code(project_of(app.env).module_text_and_tags, module_name)
-    return found if error is None else None
+    return project_of(app.env).module_text_and_tags(module_name)
 
 
 def refresh_highlighted_source(app: Sphinx) -> None:
