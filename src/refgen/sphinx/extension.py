@@ -29,7 +29,7 @@ from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.render import blocks
-from refgen.render.compose import recorded_pages
+from refgen.site.compose import recorded_pages
 from refgen.site.fingerprint import SiteIndex
 from refgen.site.plan import PlannedPage, plan_pages
 from refgen.sphinx import (
