@@ -32,7 +32,7 @@ from refgen.site.compose import (
 )
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.examples import queue_examples
-from refgen.sphinx.nodes import NodeBuilder
+from refgen.sphinx.node_builder import NodeBuilder
 from refgen.sphinx.records import note_page, planned_pages
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
