@@ -55,11 +55,11 @@ PHASES: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
         "    page blocks (render: category/registry pages)",
         (("refgen/render/pages.py", "category_page"), ("refgen/render/pages.py", "registry_page")),
     ),
-    ("    node building (NodeBuilder.page)", (("refgen/sphinx/nodes.py", "page"),)),
-    ("      prose parsing (NodeBuilder.prose)", (("refgen/sphinx/nodes.py", "prose"),)),
+    ("    node building (NodeBuilder.page)", (("refgen/sphinx/node_builder.py", "page"),)),
+    ("      prose parsing (NodeBuilder.prose)", (("refgen/sphinx/node_builder.py", "prose"),)),
     (
         "      py-domain directives (NodeBuilder._domain_directive)",
-        (("refgen/sphinx/nodes.py", "_domain_directive"),),
+        (("refgen/sphinx/node_builder.py", "_domain_directive"),),
     ),
     (
         "  docutils/Sphinx transforms (Transformer.apply_transforms)",

@@ -15,6 +15,7 @@ import argparse
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import assert_never
 
 from refgen.config import Settings
 from refgen.project import Project
@@ -54,7 +55,8 @@ def inline(item: b.Inline) -> str:
             return f"``{item.name.rpartition('.')[2]}``"
         case b.Figure():
             return escaped(f"{item.whole}{item.fraction}")
-    raise TypeError(item)
+        case _:
+            assert_never(item)
 
 
 def block(item: b.Block, depth: int) -> list[str]:
@@ -111,7 +113,8 @@ def block(item: b.Block, depth: int) -> list[str]:
             options = ["   :hidden:"] if item.hidden else []
             options += [f"   :maxdepth: {item.maxdepth}"] if item.maxdepth > 0 else []
             return [".. toctree::", *options, "", *indent(item.entries), ""]
-    raise TypeError(item)
+        case _:
+            assert_never(item)
 
 
 def blocks(items: Iterable[b.Block], depth: int) -> list[str]:

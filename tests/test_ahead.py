@@ -16,7 +16,7 @@ import pytest
 from refgen import project as project_module
 from refgen.evaluate import ahead as ahead_module
 from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker, can_fork
-from refgen.render import compose as compose_module
+from refgen.site import compose as compose_module
 from refgen.site.plan import PlannedPage
 from refgen.sphinx import extension, highlighting
 from refgen.testing import ScenarioProject, write_scenario_project

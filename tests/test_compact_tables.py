@@ -21,8 +21,9 @@ from sphinx.writers.html5 import HTML5Translator
 
 from refgen.config import settings_table
 from refgen.render import blocks as b
+from refgen.sphinx.compact_tables import data_texts, expand, expand_tables
 from refgen.sphinx.html_tables import is_stock_writer
-from refgen.sphinx.nodes import data_texts, expand, expand_tables, refgen_table
+from refgen.sphinx.nodes import refgen_table
 from refgen.testing import BuildResult, sphinx_build, write_scenario_project
 from tests.conftest import copy_docs
 from tests.html_helpers import read_html

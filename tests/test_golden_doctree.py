@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pickle
 
-from refgen.sphinx.nodes import expand_tables
+from refgen.sphinx.compact_tables import expand_tables
 from refgen.testing import BuildResult
 from tests.conftest import REPO
 from tests.golden import assert_matches_golden

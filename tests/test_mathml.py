@@ -21,12 +21,7 @@ from hypothesis import strategies as st
 
 from refgen.evaluate.units import UnitSymbols
 from refgen.render.math_elements import MATHML_NAMESPACE
-from refgen.render.mathml import (
-    MathResult,
-    assignment,
-    breakable_at_operators,
-    expression_to_mathml,
-)
+from refgen.render.mathml import MathResult, assignment, expression_to_mathml, typeset
 
 APPLY = "\u2061"
 
@@ -704,12 +699,25 @@ def test_an_attribute_that_is_no_unit_of_its_registry_is_refused(source: str) ->
 # --- Line breaks --------------------------------------------------------------
 
 
-def pieces_of(source: str) -> list[ET.Element]:
+def pieces_of(source: str, name: str = "") -> list[ET.Element]:
     """The ``<math>`` pieces a long equation is set in (one when it has no break)."""
-    laid_out = expression_to_mathml(source).element
-    assert laid_out is not None
-    broken = breakable_at_operators(laid_out)
+    shown = typeset(source, UnitSymbols(), name)
+    assert shown is not None
+    broken = shown.element
     return [broken] if broken.tag == "math" else [c for c in broken if c.tag == "math"]
+
+
+def test_an_equation_is_typeset_as_the_block_a_page_shows_or_not_at_all() -> None:
+    shown = typeset("a + b", UnitSymbols(), "c")
+    assert shown is not None and shown.classes == ("refgen-math",)
+    assert [text for piece in pieces_of("a + b", "c") for text in leaf_texts(piece)] == [
+        "c",
+        "=",
+        "a",
+        "+",
+        "b",
+    ]
+    assert typeset("table[0]", UnitSymbols()) is None  # the page shows the code instead
 
 
 def piece_texts(source: str) -> list[str]:
@@ -753,8 +761,7 @@ def test_a_formula_that_starts_with_a_sign_breaks_after_its_name(source: str) ->
     """``c = -(a + b)``: a break after ``=`` and a sign right after it are one break."""
     whole = assignment("c", expression_to_mathml(source))
     expected = leaf_texts(whole.element)
-    broken = breakable_at_operators(assignment("c", expression_to_mathml(source)).element)
-    pieces = [broken] if broken.tag == "math" else [c for c in broken if c.tag == "math"]
+    pieces = pieces_of(source, "c")
     assert all(len(piece) for piece in pieces)
     assert [text for piece in pieces for text in leaf_texts(piece)] == expected
 

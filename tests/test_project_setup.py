@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 import re
 import subprocess
 import sys
@@ -100,3 +103,36 @@ def test_the_architecture_page_lists_every_module_of_refgen() -> None:
     listed = set(re.findall(r"^\| `(src/refgen/[^`]+\.py)` \|", table, flags=re.M))
     modules = {p.relative_to(REPO).as_posix() for p in (REPO / "src" / "refgen").rglob("*.py")}
     assert listed == modules
+
+
+RENDERING_TAKES_FROM = (
+    "refgen.render.",
+    "refgen.analysis.model.",
+    "refgen.analysis.source.",
+    "refgen.config.",
+    "refgen.site.plan.",
+    "refgen.evaluate.",
+)
+"""What a module of ``render/`` may import from refgen: records, never the Project."""
+CONVERSIONS_FROM_EVALUATION = frozenset({"json_number"})
+
+
+def test_rendering_imports_no_project_and_no_evaluation() -> None:
+    """Rendering lays out what it is given: no module of ``render/`` asks the Project or
+    composes a page, and from ``evaluate/`` it takes records and constants, no function
+    that computes."""
+    for path in sorted((REPO / "src" / "refgen" / "render").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("refgen"):
+                continue
+            module = node.module or ""
+            assert f"{module}.".startswith(RENDERING_TAKES_FROM), (path.name, module)
+            if module.startswith("refgen.evaluate."):
+                source = importlib.import_module(module)
+                computing = [
+                    alias.name
+                    for alias in node.names
+                    if inspect.isfunction(getattr(source, alias.name))
+                    and alias.name not in CONVERSIONS_FROM_EVALUATION
+                ]
+                assert not computing, (path.name, module, computing)

@@ -17,6 +17,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 from refgen.render import blocks as b
 from refgen.render.markup import printable
@@ -85,7 +86,8 @@ class MarkdownWriter:
                 return f"[{escaped(item.label)}]({posixpath.relpath(item.path, here)})"
             case b.Figure():
                 return escaped(item.text)
-        raise TypeError(f"not an inline item: {item!r}")
+            case _:
+                assert_never(item)
 
     def paragraph(self, item: b.Paragraph) -> str:
         return "".join(self.inline(i) for i in item.inlines)
@@ -134,7 +136,8 @@ class MarkdownWriter:
                 ]
             case b.PyObject():
                 return self.py_object(item, depth)
-        raise TypeError(f"not a block: {item!r}")
+            case _:
+                assert_never(item)
 
     def py_object(self, item: b.PyObject, depth: int) -> list[str]:
         shown = item.name if item.objtype == "module" else f"{item.name}{item.signature}"

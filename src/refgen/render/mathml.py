@@ -37,34 +37,60 @@ The layout follows the source:
 Anything else (subscripts, lambdas, comprehensions, f-strings, keyword
 arguments, ...) is refused: :func:`expression_to_mathml` then returns no MathML
 and a reason, and the caller shows the code instead. It never raises.
+
+Pages call :func:`typeset`: the layout made here, cut where a long equation's
+lines may break (:mod:`refgen.render.math_lines`). The symbol of each
+operator and how tightly it binds are in :mod:`refgen.render.math_notation`.
 """
 
 from __future__ import annotations
 
 import ast
-import itertools
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from refgen.analysis.source import dotted_name
 from refgen.evaluate.units import UnitSymbols
+from refgen.render.blocks import Markup
 from refgen.render.markup import serialize
 from refgen.render.math_elements import (
-    FUNCTION_APPLICATION,
-    MINUS_SIGN,
-    MULTIPLICATION_SIGN,
     application,
     element,
     identifier,
     math_element,
-    number,
     number_as_written,
     operator,
     parenthesized,
     row,
     space,
     words,
+)
+from refgen.render.math_lines import breakable_at_operators
+from refgen.render.math_notation import (
+    ATOM,
+    BINARY_OPERATORS,
+    BOOLEAN_OPERATORS,
+    COMPARISON,
+    COMPARISONS,
+    CONDITIONAL,
+    CONVERSION,
+    FUNCTION_FAMILIES,
+    LEVELS,
+    MAGNITUDES,
+    NAMED_CONSTANTS,
+    NOT,
+    POWER,
+    PRODUCT,
+    UNARY,
+    UNARY_OPERATORS,
+    UNIT_CONVERSIONS,
+    UNIT_NORMALISATIONS,
+    UNSUPPORTED_BINARY_OPERATORS,
+    UNSUPPORTED_COMPARISONS,
+    UNSUPPORTED_CONSTRUCTS,
+    is_square_root,
+    name_element,
+    special_function,
 )
 from refgen.render.math_source import (
     Brackets,
@@ -114,110 +140,26 @@ def expression_to_mathml(source: str, units: UnitSymbols | None = None) -> MathR
         return MathResult(None, f"internal error: {type(error).__name__}")
 
 
+MATH_CLASS = "refgen-math"
+
+
+def typeset(expression: str, units: UnitSymbols, name: str = "") -> Markup | None:
+    """The equation ``expression`` (``name = expression`` when named) as a block of MathML
+    that a browser wraps at its operators; None where no MathML fits (show the code)."""
+    result = expression_to_mathml(expression, units)
+    if name:
+        result = assignment(name, result)
+    if result.element is None:
+        return None
+    return Markup(breakable_at_operators(result.element), (MATH_CLASS,))
+
+
 def assignment(target: str, result: MathResult) -> MathResult:
     """``target = expression``: the laid-out expression with its name in front."""
     if result.element is None:
         return result
     body = list(result.element)
     return MathResult(math_element(identifier(target), operator("="), *body))
-
-
-# --- Layout ----------------------------------------------------------------
-
-_BINARY_OPERATORS: dict[type[ast.operator], str] = {
-    ast.Add: "+",
-    ast.Sub: MINUS_SIGN,
-    ast.Mult: MULTIPLICATION_SIGN,
-    ast.FloorDiv: "//",
-    ast.Mod: "mod",
-}
-
-_UNSUPPORTED_BINARY_OPERATORS: dict[type[ast.operator], str] = {
-    ast.MatMult: "matrix multiplication (@)",
-    ast.BitAnd: "bitwise operator (&)",
-    ast.BitOr: "bitwise operator (|)",
-    ast.BitXor: "bitwise operator (^)",
-    ast.LShift: "bitwise operator (<<)",
-    ast.RShift: "bitwise operator (>>)",
-}
-
-_UNARY_OPERATORS: dict[type[ast.unaryop], str] = {
-    ast.USub: MINUS_SIGN,
-    ast.UAdd: "+",
-    ast.Not: "¬",
-}
-
-_BOOLEAN_OPERATORS: dict[type[ast.boolop], str] = {ast.And: "∧", ast.Or: "∨"}
-
-_COMPARISONS: dict[type[ast.cmpop], str] = {
-    ast.Lt: "<",
-    ast.LtE: "≤",
-    ast.Gt: ">",
-    ast.GtE: "≥",
-    ast.Eq: "=",
-    ast.NotEq: "≠",
-}
-
-_UNSUPPORTED_COMPARISONS: dict[type[ast.cmpop], str] = {
-    ast.Is: "identity comparison (is)",
-    ast.IsNot: "identity comparison (is not)",
-    ast.In: "membership test (in)",
-    ast.NotIn: "membership test (not in)",
-}
-
-_UNSUPPORTED_CONSTRUCTS: dict[type[ast.AST], str] = {
-    ast.Subscript: "subscript",
-    ast.Slice: "slice",
-    ast.Lambda: "lambda",
-    ast.ListComp: "list comprehension",
-    ast.SetComp: "set comprehension",
-    ast.DictComp: "dict comprehension",
-    ast.GeneratorExp: "generator expression",
-    ast.JoinedStr: "f-string",
-    ast.FormattedValue: "f-string",
-    ast.Starred: "starred expression",
-    ast.Tuple: "tuple",
-    ast.List: "list",
-    ast.Set: "set",
-    ast.Dict: "dict",
-    ast.NamedExpr: "assignment expression (:=)",
-    ast.Await: "await",
-    ast.Yield: "yield",
-    ast.YieldFrom: "yield from",
-}
-
-_NAMED_CONSTANTS = {
-    f"{module}.{name}": symbol
-    for module in ("math", "np", "numpy")
-    for name, symbol in {"pi": "π", "e": "e", "inf": "∞", "tau": "τ"}.items()
-}
-
-_FUNCTION_FAMILIES = {
-    **{
-        spelling: family
-        for family in ("sqrt", "exp", "log", "log2", "log10", "ceil", "floor")
-        for spelling in (family, f"math.{family}", f"np.{family}", f"numpy.{family}")
-    },
-    **dict.fromkeys(
-        ("abs", "math.fabs", "np.abs", "numpy.abs", "np.absolute", "numpy.absolute"), "abs"
-    ),
-}
-"""Spellings of the functions with a notation of their own, by family."""
-
-_UNIT_CONVERSIONS = frozenset({"to", "m_as"})
-_UNIT_NORMALISATIONS = frozenset({"to_base_units", "to_reduced_units"})
-_MAGNITUDES = frozenset({"magnitude", "m"})
-
-
-_INDEXED_NAME = re.compile(r"([^\W\d_]+)_([0-9]{1,3})")
-
-
-def _name(text: str) -> ET.Element:
-    """A name, upright and whole; ``t_1`` (letters, one underscore, a number) as t₁."""
-    indexed = _INDEXED_NAME.fullmatch(text)
-    if indexed is None:
-        return identifier(text)
-    return element("msub", identifier(indexed[1]), number(indexed[2]))
 
 
 def _is_self(node: ast.expr) -> bool:
@@ -228,76 +170,6 @@ def _may_be_unit_registry(node: ast.expr) -> bool:
     """``ureg`` in ``ureg.MB``: a plain (dotted) name, not ``self`` nor an attribute of it."""
     dotted = dotted_name(node)
     return dotted is not None and dotted.partition(".")[0] != "self"
-
-
-def _bracketed(left: str, inner: ET.Element, right: str) -> ET.Element:
-    return row(operator(left), inner, operator(right))
-
-
-def _special_function(family: str | None, arguments: list[ET.Element]) -> ET.Element | None:
-    """The usual notation of a known function, or None to show a plain call."""
-    match family, arguments:
-        case "sqrt", [radicand]:
-            return element("msqrt", radicand)
-        case "exp", [exponent]:
-            return element("msup", identifier("e"), exponent)
-        case "abs", [value]:
-            return _bracketed("|", value, "|")
-        case "ceil", [value]:
-            return _bracketed("⌈", value, "⌉")
-        case "floor", [value]:
-            return _bracketed("⌊", value, "⌋")
-        case "log", [value]:
-            return application(identifier("ln"), [value])
-        case "log", [value, base]:
-            return application(element("msub", identifier("log"), base), [value])
-        case "log2" | "log10", [value]:
-            return application(element("msub", identifier("log"), number(family[3:])), [value])
-    return None
-
-
-# How tightly what the layout shows binds, loosest first: an operand looser than its
-# place needs brackets.
-(
-    _CONVERSION,
-    _CONDITIONAL,
-    _OR,
-    _AND,
-    _NOT,
-    _COMPARISON,
-    _SUM,
-    _PRODUCT,
-    _UNARY,
-    _POWER,
-    _ATOM,
-) = range(11)
-_LEVELS: dict[type[ast.AST], int] = {
-    ast.Add: _SUM,
-    ast.Sub: _SUM,
-    ast.Mult: _PRODUCT,
-    ast.FloorDiv: _PRODUCT,
-    ast.Mod: _PRODUCT,
-    ast.Div: _ATOM,  # a fraction: its bar groups both parts
-    ast.Pow: _POWER,
-    ast.USub: _UNARY,
-    ast.UAdd: _UNARY,
-    ast.Not: _NOT,
-    ast.And: _AND,
-    ast.Or: _OR,
-}
-
-
-def _is_square_root(node: ast.BinOp) -> bool:
-    """``x ** 0.5`` or ``x ** (1 / 2)``."""
-    exponent = node.right
-    if isinstance(exponent, ast.Constant):
-        return exponent.value == 0.5 and not isinstance(exponent.value, bool)
-    return (
-        isinstance(exponent, ast.BinOp)
-        and isinstance(exponent.op, ast.Div)
-        and all(isinstance(part, ast.Constant) for part in (exponent.left, exponent.right))
-        and (exponent.left.value, exponent.right.value) == (1, 2)  # type: ignore[attr-defined]
-    )
 
 
 class _Layout:
@@ -317,44 +189,44 @@ class _Layout:
         """How tightly ``node`` binds as laid out (not as Python parses it)."""
         match node:
             case ast.BinOp():
-                if isinstance(node.op, ast.Pow) and _is_square_root(node):
-                    return _ATOM
-                return _LEVELS.get(type(node.op), _ATOM)
+                if isinstance(node.op, ast.Pow) and is_square_root(node):
+                    return ATOM
+                return LEVELS.get(type(node.op), ATOM)
             case ast.UnaryOp() | ast.BoolOp():
-                return _LEVELS.get(type(node.op), _ATOM)
+                return LEVELS.get(type(node.op), ATOM)
             case ast.Compare():
-                return _COMPARISON
+                return COMPARISON
             case ast.IfExp():
-                return _CONDITIONAL
+                return CONDITIONAL
             case ast.Constant() if isinstance(node.value, int | float) and not isinstance(
                 node.value, bool
             ):
                 shown = number_as_written(self._as_written(node)).tag  # 2.5×10⁹ is a product
-                return {"mn": _ATOM, "msup": _POWER}.get(shown, _PRODUCT)
-            case ast.Attribute() if node.attr in _MAGNITUDES and not _is_self(node.value):
+                return {"mn": ATOM, "msup": POWER}.get(shown, PRODUCT)
+            case ast.Attribute() if node.attr in MAGNITUDES and not _is_self(node.value):
                 return self.level(node.value)
             case ast.Call():
                 return self._call_level(node)
-        return _ATOM
+        return ATOM
 
     def _call_level(self, node: ast.Call) -> int:
         method = node.func
         if isinstance(method, ast.Attribute) and not _is_self(method.value):
-            if method.attr in _UNIT_NORMALISATIONS:
+            if method.attr in UNIT_NORMALISATIONS:
                 return self.level(method.value)
-            if method.attr in _UNIT_CONVERSIONS and len(node.args) == 1:
+            if method.attr in UNIT_CONVERSIONS and len(node.args) == 1:
                 if self._unit(node.args[0]) is None:  # .to(''): only the quantity is shown
                     return self.level(method.value)
-                return _CONVERSION
-        if _FUNCTION_FAMILIES.get(dotted_name(node.func) or "") == "exp":
-            return _POWER
-        return _ATOM
+                return CONVERSION
+        if FUNCTION_FAMILIES.get(dotted_name(node.func) or "") == "exp":
+            return POWER
+        return ATOM
 
     def render(self, node: ast.expr) -> ET.Element:
         """``node`` laid out; its own operands bracketed where precedence needs it."""
         match node:
             case ast.Name():
-                return _name(node.id)
+                return name_element(node.id)
             case ast.Constant():
                 return self._constant(node)
             case ast.Attribute():
@@ -371,7 +243,7 @@ class _Layout:
                 return self._conditional(node)
             case ast.Call():
                 return self._call(node)
-        construct = _UNSUPPORTED_CONSTRUCTS.get(type(node), type(node).__name__)
+        construct = UNSUPPORTED_CONSTRUCTS.get(type(node), type(node).__name__)
         raise unsupported(construct)
 
     def _as_written(self, node: ast.expr) -> str:
@@ -391,10 +263,10 @@ class _Layout:
 
     def _attribute(self, node: ast.Attribute) -> ET.Element:
         if _is_self(node.value):
-            return _name(node.attr)
-        if node.attr in _MAGNITUDES:
+            return name_element(node.attr)
+        if node.attr in MAGNITUDES:
             return self.render(node.value)
-        constant = _NAMED_CONSTANTS.get(dotted_name(node) or "")
+        constant = NAMED_CONSTANTS.get(dotted_name(node) or "")
         if constant is not None:
             return identifier(constant)
         owner = dotted_name(node.value)
@@ -404,21 +276,21 @@ class _Layout:
 
     def _binary(self, node: ast.BinOp) -> ET.Element:
         kind = type(node.op)
-        if kind in _UNSUPPORTED_BINARY_OPERATORS:
-            raise unsupported(_UNSUPPORTED_BINARY_OPERATORS[kind])
+        if kind in UNSUPPORTED_BINARY_OPERATORS:
+            raise unsupported(UNSUPPORTED_BINARY_OPERATORS[kind])
         if kind is ast.Div:
             return element("mfrac", self.render(node.left), self.render(node.right))
         if kind is ast.Pow:
-            if _is_square_root(node):
+            if is_square_root(node):
                 return element("msqrt", self.render(node.left))
             # Anything but a name, a number or a call as the base is bracketed, a
             # fraction too; the exponent never is.
             base = self.render(node.left)
             fraction = isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Div)
-            if self.level(node.left) < _ATOM or fraction:
+            if self.level(node.left) < ATOM or fraction:
                 base = parenthesized(base)
             return element("msup", base, self.render(node.right))
-        level = _LEVELS[kind]
+        level = LEVELS[kind]
         left = self.operand(node.left, level)
         right = self.render(node.right)
         # a - (b + c) and a * (b // c) keep their brackets, as does a negative right
@@ -430,33 +302,33 @@ class _Layout:
         negated = isinstance(node.right, ast.UnaryOp) and not isinstance(node.right.op, ast.Not)
         if negated or self.level(node.right) < level + (not regrouped):
             right = parenthesized(right)
-        return row(left, operator(_BINARY_OPERATORS[kind]), right)
+        return row(left, operator(BINARY_OPERATORS[kind]), right)
 
     def _unary(self, node: ast.UnaryOp) -> ET.Element:
-        symbol = _UNARY_OPERATORS.get(type(node.op))
+        symbol = UNARY_OPERATORS.get(type(node.op))
         if symbol is None:
             raise unsupported("bitwise inversion (~)")
         if isinstance(node.op, ast.Not):
-            return row(operator(symbol), self.operand(node.operand, _NOT))
+            return row(operator(symbol), self.operand(node.operand, NOT))
         # -(a + b) keeps its brackets, and so does -(-a); -a² needs none.
-        return row(operator(symbol), self.operand(node.operand, _UNARY + 1))
+        return row(operator(symbol), self.operand(node.operand, UNARY + 1))
 
     def _boolean(self, node: ast.BoolOp) -> ET.Element:
-        symbol = _BOOLEAN_OPERATORS[type(node.op)]
-        tighter = _LEVELS[type(node.op)] + 1
+        symbol = BOOLEAN_OPERATORS[type(node.op)]
+        tighter = LEVELS[type(node.op)] + 1
         parts = [self.operand(node.values[0], tighter)]
         for value in node.values[1:]:
             parts += [operator(symbol), self.operand(value, tighter)]
         return row(*parts)
 
     def _comparison(self, node: ast.Compare) -> ET.Element:
-        parts = [self.operand(node.left, _COMPARISON + 1)]
+        parts = [self.operand(node.left, COMPARISON + 1)]
         for comparison, comparator in zip(node.ops, node.comparators, strict=True):
-            if type(comparison) in _UNSUPPORTED_COMPARISONS:
-                raise unsupported(_UNSUPPORTED_COMPARISONS[type(comparison)])
+            if type(comparison) in UNSUPPORTED_COMPARISONS:
+                raise unsupported(UNSUPPORTED_COMPARISONS[type(comparison)])
             parts += [
-                operator(_COMPARISONS[type(comparison)]),
-                self.operand(comparator, _COMPARISON + 1),
+                operator(COMPARISONS[type(comparison)]),
+                self.operand(comparator, COMPARISON + 1),
             ]
         return row(*parts)
 
@@ -481,8 +353,8 @@ class _Layout:
         self._refuse_unusual_arguments(node)
         function = self._function_name(node.func)
         arguments = [self.render(argument) for argument in node.args]
-        family = _FUNCTION_FAMILIES.get(dotted_name(node.func) or "")
-        special = _special_function(family, arguments)
+        family = FUNCTION_FAMILIES.get(dotted_name(node.func) or "")
+        special = special_function(family, arguments)
         return special if special is not None else application(identifier(function), arguments)
 
     def _refuse_unusual_arguments(self, node: ast.Call) -> None:
@@ -512,12 +384,12 @@ class _Layout:
         method = node.func
         if not isinstance(method, ast.Attribute) or _is_self(method.value):
             return None
-        if method.attr not in _UNIT_CONVERSIONS | _UNIT_NORMALISATIONS:
+        if method.attr not in UNIT_CONVERSIONS | UNIT_NORMALISATIONS:
             return None
         if self._brackets.around(method):
             raise unsupported("parenthesised method")
         self._refuse_unusual_arguments(node)
-        if method.attr in _UNIT_NORMALISATIONS:
+        if method.attr in UNIT_NORMALISATIONS:
             if node.args:
                 raise unsupported(f"arguments to .{method.attr}()")
             return self.render(method.value)
@@ -527,7 +399,7 @@ class _Layout:
         if unit is None:
             return self.render(method.value)
         # "a × b in MB" reads as one quantity; a sum is bracketed: "(a + b) in MB".
-        quantity = self.operand(method.value, _PRODUCT)
+        quantity = self.operand(method.value, PRODUCT)
         return row(quantity, space(), words(f"in {unit}"))
 
     def _unit(self, node: ast.expr) -> str | None:
@@ -543,95 +415,3 @@ class _Layout:
 
 def _table_row(value: ET.Element, condition: ET.Element) -> ET.Element:
     return element("mtr", element("mtd", value), element("mtd", condition))
-
-
-# --- Line breaks -----------------------------------------------------------
-
-_LOOSEST_FIRST = (frozenset({"+", MINUS_SIGN}), frozenset({MULTIPLICATION_SIGN}))
-"""Operators a long equation may start a new line with, by how loosely they bind."""
-WRAPPED_CLASS = "refgen-math-lines"
-
-
-def _infix_operator(node: ET.Element) -> str | None:
-    if node.tag == "mrow" and len(node) == 3 and node[1].tag == "mo":
-        return node[1].text
-    return None
-
-
-def _outermost_chain(node: ET.Element, operators: frozenset[str] | None = None) -> list[ET.Element]:
-    """``a + b − c`` as ``[a, +, b, −, c]``: the terms and operators of the outermost sum
-    (or, when there is none, product), never looking inside brackets or fractions; a call
-    ``f(a, b)`` as ``[f, ⁡, (, a, ",", b, )]``, its arguments apart."""
-    while node.tag == "mrow" and len(node) == 1:
-        node = node[0]
-    symbol = _infix_operator(node)
-    if operators is None and _is_application(node):
-        return [node[0], node[1], *node[2]]
-    if operators is None and symbol is None and node.tag == "mrow" and len(node) > 1:
-        if _is_bracketed(node):  # brackets around the whole equation: break inside them
-            return [node[0], *_outermost_chain(node[1]), node[2]]
-        # what is converted to a unit (``f(a, b) in GB``, ``(a + b) in GB``): its parts apart
-        return [*_outermost_chain(node[0]), *node[1:]]
-    if operators is None:
-        operators = next((group for group in _LOOSEST_FIRST if symbol in group), frozenset())
-    if symbol is None or symbol not in operators:
-        return [node]
-    return [*_outermost_chain(node[0], operators), node[1], *_outermost_chain(node[2], operators)]
-
-
-def _is_application(node: ET.Element) -> bool:
-    return (
-        node.tag == "mrow"
-        and len(node) == 3
-        and node[1].tag == "mo"
-        and node[1].text == FUNCTION_APPLICATION
-        and node[2].tag == "mrow"
-        and len(node[2]) >= 3
-    )
-
-
-def _is_bracketed(node: ET.Element) -> bool:
-    return len(node) == 3 and node[0].text == "(" and node[2].text == ")"
-
-
-def _breaks(chain: list[ET.Element]) -> list[int]:
-    """Where a new line may start: before an operator of the chain, after ``=``, after a
-    call's opening bracket and after each comma between its arguments."""
-    found = []
-    for position, part in enumerate(chain):
-        if position == 0:
-            continue
-        if part.tag == "mspace":  # before the unit a figure is converted to
-            found.append(position)
-        if part.tag != "mo":
-            continue
-        if any(part.text in group for group in _LOOSEST_FIRST):
-            found.append(position)
-        elif part.text == "," and position + 1 < len(chain):
-            found.append(position + 1)
-        elif part.text == "=" and position + 1 < len(chain):
-            found.append(position + 1)  # ``name =`` ends a line, the formula may start the next
-        elif part.text == "(" and chain[position - 1].text == FUNCTION_APPLICATION:
-            found.append(position + 1)  # a long name's arguments may start the next line
-    return sorted(set(found))
-
-
-def breakable_at_operators(math: ET.Element) -> ET.Element:
-    """A ``<math>`` element as a run of ``<math>`` pieces, one per term of its outermost
-    sum or product (or argument of its outermost call), each but the first starting with
-    its operator: the browser wraps a long equation between pieces, where a reader expects
-    a line to break (MathML Core has no automatic line breaking). An equation of one term
-    is returned as it is."""
-    chain = [part for child in math for part in _outermost_chain(child)]
-    starts = _breaks(chain)
-    if not starts:
-        return math
-    pieces: list[ET.Element] = []
-    for begin, end in itertools.pairwise([0, *starts, len(chain)]):
-        parts = chain[begin:end]
-        if pieces and any(parts[0].text in group for group in _LOOSEST_FIRST):
-            parts[0].set("form", "infix")  # spaced as between terms, not as a sign
-        if pieces:
-            pieces.append(element("wbr"))
-        pieces.append(math_element(*parts))
-    return element("span", *pieces, **{"class": WRAPPED_CLASS})

@@ -22,7 +22,6 @@ from refgen.render.blocks import (
     Field,
     FieldList,
     FileLink,
-    Markup,
     Page,
     Paragraph,
     Prose,
@@ -45,7 +44,7 @@ from refgen.render.common import (
     opening_prose,
     prose,
 )
-from refgen.render.mathml import assignment, breakable_at_operators, expression_to_mathml
+from refgen.render.mathml import typeset
 from refgen.site.plan import page_name
 
 INDEX_INTRO = (
@@ -140,10 +139,9 @@ def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
             f"{step.target} = {step.expression}" if step.target else f"return {step.expression}"
         )
         item: tuple[Block, ...] = (code(" ".join(written.split()), (EQUATION_CLASS,)),)
-        named = step.target or helper.name
-        math = assignment(named, expression_to_mathml(step.expression, units)).element
+        math = typeset(step.expression, units, step.target or helper.name)
         if math is not None:
-            item += (Markup(breakable_at_operators(math), ("refgen-math",)),)
+            item += (math,)
         items.append(item)
     intro = Paragraph((Text(HELPER_STEPS_INTRO),), ("refgen-steps",))
     return (intro, BulletList(tuple(items)))

@@ -52,7 +52,7 @@ from refgen.render.common import (
 from refgen.render.comparison import COMPARED_ENTRIES, DIFFERS, differences_sentence, differing
 from refgen.render.diagram import data_flow_svg
 from refgen.render.figures import entry_values_table
-from refgen.render.mathml import breakable_at_operators, expression_to_mathml
+from refgen.render.mathml import typeset
 from refgen.render.sensitivity import sensitivity_section
 
 CONSTRUCTION_NOTE = (
@@ -85,7 +85,7 @@ def scenario_page(
 ) -> Page:
     """The whole reference page of one scenario class.
 
-    ``units`` spells the units of equations (see :func:`expression_to_mathml`).
+    ``units`` spells the units of equations (see :func:`refgen.render.mathml.typeset`).
     ``documented`` holds the classes with pages of their own: what the class
     inherits from one of them is described there, and only linked here.
     ``sensitivities`` are the entries' elasticities, shown after their values.
@@ -296,8 +296,7 @@ def equation_blocks(equation: Equation, units: UnitSymbols) -> tuple[Block, ...]
         return (text(BODY_EQUATION_NO_HELPER.format(reason=equation.reason)),)
     calls = (text(CALLS, *joined(links, ", ", " and "), "."),) if links else ()
     shown = code(equation.expression, (EQUATION_CLASS,))
-    math = expression_to_mathml(equation.expression, units).element
+    math = typeset(equation.expression, units)
     if math is None:
         return (shown, *calls)
-    typeset = Markup(breakable_at_operators(math), ("refgen-math",))
-    return (typeset, *calls, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))
+    return (math, *calls, Collapsible(CODE_SUMMARY, (shown,), ("refgen-code",)))

@@ -17,7 +17,7 @@ import itertools
 import re
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from refgen.render import blocks as b
 from refgen.render.markup import printable
@@ -40,7 +40,8 @@ def inline_text(item: b.Inline) -> str:
             return item.label
         case b.FileLink():
             return item.label
-    raise TypeError(f"not an inline item: {item!r}")
+        case _:
+            assert_never(item)
 
 
 def _wrap(
@@ -149,7 +150,8 @@ class TextWriter:
                     head += f": {' '.join(item.annotation.split())}"
                 lines = [f"{indent}{item.objtype} {printable(head)}", ""]
                 return lines + self.blocks(item.body, indent + "    ", depth + 1)
-        raise TypeError(f"not a block: {item!r}")
+            case _:
+                assert_never(item)
 
     def _table(self, table: b.Table, indent: str) -> list[str]:
         spans = table.header_spans or (1,) * len(table.header)

@@ -1,1 +1,1 @@
-"""The site: which pages a project has (the plan), and what each page depends on (fingerprints)."""
+"""The site: which pages a project has, what each one shows, and what each depends on."""

@@ -2,7 +2,7 @@
 
 A stub page holds one of ``refgen-scenario``, ``refgen-category``,
 ``refgen-helpers``, ``refgen-registry`` or ``refgen-index``. Its directive
-composes the page (:mod:`refgen.render.compose`), notes its digest for the
+composes the page (:mod:`refgen.site.compose`), notes its digest for the
 next build (:mod:`refgen.sphinx.incremental`) with the problems of what it
 shows (reported at their ``.py`` lines once every page is read, by
 :func:`refgen.sphinx.records.report_page_problems`) and returns the page's
@@ -19,20 +19,20 @@ from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import SourceLocation, WarningKind
 from refgen.project import Project
-from refgen.render.compose import (
+from refgen.render.pages import (
+    failure_page,
+)
+from refgen.render.reference_tables import settings_reference, warnings_reference
+from refgen.site.compose import (
     ComposedPage,
     RecordedPage,
     recorded,
     recorded_key,
     recorded_page,
 )
-from refgen.render.pages import (
-    failure_page,
-)
-from refgen.render.reference_tables import settings_reference, warnings_reference
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.examples import queue_examples
-from refgen.sphinx.nodes import NodeBuilder
+from refgen.sphinx.node_builder import NodeBuilder
 from refgen.sphinx.records import note_page, planned_pages
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of

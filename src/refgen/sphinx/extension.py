@@ -3,7 +3,7 @@
 At ``builder-inited`` the Project is loaded, its problems reported and the
 page stubs written (:mod:`refgen.sphinx.stubs`); when Sphinx reads a stub, a
 directive (:mod:`refgen.sphinx.directives`) renders the page's blocks and
-builds its nodes (:mod:`refgen.sphinx.nodes`); examples run once reading is
+builds its nodes (:mod:`refgen.sphinx.node_builder`); examples run once reading is
 done (:mod:`refgen.sphinx.examples`).
 """
 
@@ -29,10 +29,11 @@ from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.render import blocks
-from refgen.render.compose import recorded_pages
+from refgen.site.compose import recorded_pages
 from refgen.site.fingerprint import SiteIndex
 from refgen.site.plan import PlannedPage, plan_pages
 from refgen.sphinx import (
+    compact_tables,
     directives,
     examples,
     exports,
@@ -266,7 +267,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         (
             nodes.refgen_table,
             (html_tables.visit_compact_table_html, None),
-            (nodes.visit_compact_table, None),
+            (compact_tables.visit_compact_table, None),
         ),
         (nodes.refgen_search_words, (nodes.skip_node, None), (nodes.skip_node, None)),
         (
@@ -307,7 +308,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", memory.let_go_of_pages_read)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
-    app.connect("doctree-resolved", nodes.expand_tables)
+    app.connect("doctree-resolved", compact_tables.expand_tables)
     app.connect("build-finished", records.stop_write_capture)
     # furo fills its sidebar at priority 500: the first handler runs before it, the second after.
     app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)

@@ -18,12 +18,13 @@ its own. ``tests/test_compact_tables.py`` holds the two ways to the same bytes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from docutils import nodes
 from sphinx.writers.html5 import HTML5Translator
 
 from refgen.render import blocks as b
+from refgen.sphinx import compact_tables
 from refgen.sphinx import nodes as refgen_nodes
 
 WRITER_METHODS = (
@@ -118,7 +119,7 @@ def visit_compact_table_html(translator: Any, node: refgen_nodes.refgen_table) -
     if writes_tables_as_sphinx(translator):
         TableWriter(translator, node).write()
         raise nodes.SkipNode
-    refgen_nodes.visit_compact_table(translator, node)  # writes the expanded table instead
+    compact_tables.visit_compact_table(translator, node)  # writes the expanded table instead
 
 
 class TableWriter:
@@ -131,8 +132,8 @@ class TableWriter:
         self.layout: b.Table = node["layout"]
         self.live = dict(
             zip(
-                refgen_nodes.live_cells(self.layout),
-                refgen_nodes.live_entries(node),
+                compact_tables.live_cells(self.layout),
+                compact_tables.live_entries(node),
                 strict=True,
             )
         )
@@ -143,7 +144,7 @@ class TableWriter:
         translator.visit_table(self.node)  # the table's own tag, classes and ids, as written
         stubs = [column < layout.stub_columns for column in range(layout.columns)]
         self.body.append("<thead>\n")
-        self._row(refgen_nodes.HEADER_ROW, layout.header, stubs, layout.header_spans)
+        self._row(compact_tables.HEADER_ROW, layout.header, stubs, layout.header_spans)
         self.body.append("</thead>\n<tbody>\n")
         for number, cells in enumerate(layout.rows):
             self._row(number, cells, stubs, ())
@@ -166,7 +167,7 @@ class TableWriter:
     def _cell(
         self, number: int, index: int, column: int, cell: b.Cell, stubs: list[bool], span: int
     ) -> None:
-        header = number == refgen_nodes.HEADER_ROW
+        header = number == compact_tables.HEADER_ROW
         kinds = [*(["head"] if header else []), *(["stub"] if stubs[column] else [])]
         tagname = "th" if kinds else "td"
         extra = () if header else self.layout.classes_of(number, index)
@@ -189,10 +190,11 @@ class TableWriter:
     def _paragraph(self, paragraph: b.Paragraph, alone: bool) -> None:
         self.body.append(self._tag("p", paragraph.classes))
         for item in paragraph.inlines:
+            assert isinstance(item, refgen_nodes.DataInline)  # in a cell of plain data only
             self._inline(item)
         self.body.append("</p>" if alone else "</p>\n")
 
-    def _inline(self, item: b.Inline) -> None:
+    def _inline(self, item: refgen_nodes.DataInline) -> None:
         translator = self.translator
         match item:
             case b.Text():
@@ -215,7 +217,7 @@ class TableWriter:
                 refgen_nodes.write_identifier(translator, {"classes": code}, label)
                 self.body.append("</a>")
             case _:
-                raise TypeError(f"not plain data: {item!r}")
+                assert_never(item)
 
     def _text(self, text: str) -> None:
         """``text`` written by the translator's own ``visit_Text``, as the text node would be."""

@@ -6,7 +6,7 @@ every generated page, the environment keeps a :class:`PageRecord`:
 
 - the *fingerprint* of the source its content can depend on, taken at
   ``builder-inited`` (:meth:`refgen.project.Project.fingerprints`);
-- the *digest* of the page it read (:func:`refgen.render.compose.page_digest`);
+- the *digest* of the page it read (:func:`refgen.site.compose.page_digest`);
 - the *warnings* reading it gave (and its examples, when they ran).
 
 At ``env-get-outdated`` a page whose fingerprint is unchanged is left alone;
@@ -40,8 +40,8 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from refgen.analysis.guard import call_user_code
-from refgen.render.compose import recorded_key, recorded_page
 from refgen.render.markdown import SUFFIX as MARKDOWN
+from refgen.site.compose import recorded_key, recorded_page
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
 from refgen.sphinx.records import (

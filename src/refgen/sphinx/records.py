@@ -22,7 +22,7 @@ from sphinx.util import logging as sphinx_logging
 from refgen.analysis.model import Problem
 from refgen.evaluate.values import EntryValues
 from refgen.files import replace_atomically
-from refgen.render.compose import RecordedPage
+from refgen.site.compose import RecordedPage
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.reporting import report
 from refgen.sphinx.state import project_if_any

@@ -12,7 +12,7 @@ and in MyST the same options inside a ```` ```{refgen-sweep} ```` fence.
 and ``:log:`` logarithmically. The Project computes the sweep
 (:mod:`refgen.evaluate.sweeps`), :mod:`refgen.render.sweeps` lays it out as
 blocks (a sentence, the SVG plot, the data table) and
-:class:`~refgen.sphinx.nodes.NodeBuilder` makes them nodes.
+:class:`~refgen.sphinx.node_builder.NodeBuilder` makes them nodes.
 
 Every option is read by evaluation, so a bad one (an unknown entry, input or
 figure, values in another unit) is a ``refgen.value`` warning at the
@@ -42,7 +42,7 @@ from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.project import Project
 from refgen.render.blocks import text
 from refgen.render.sweeps import sweep_blocks
-from refgen.sphinx.nodes import NodeBuilder, locate_references
+from refgen.sphinx.node_builder import NodeBuilder, locate_references
 from refgen.sphinx.records import note_sweep
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of

@@ -1,10 +1,12 @@
-"""Composed pages: the page model of each planned page, with what it has to report.
+"""Composing pages: each planned page's records and values, asked of the Project and laid out.
 
-:func:`compose` asks the Project for the records and values a page shows and
-hands them to the page builders; the Sphinx directives show the result, and
-the incremental build compares its :func:`page_digest` with the last build's
-to decide whether a page needs reading again. Nothing here reports or prints:
-problems and examples come back as data.
+This is the use-case layer of a page: :func:`compose` asks the Project for the
+analysed records and evaluated values the page shows and hands them to the
+page builders of :mod:`refgen.render`, which lay out what they are given and
+compute nothing. The Sphinx directives show the result, and the incremental
+build compares its :func:`page_digest` with the last build's to decide
+whether a page needs reading again. Nothing here reports or prints: problems
+and examples come back as data.
 """
 
 from __future__ import annotations

@@ -1,0 +1,374 @@
+"""Blocks to docutils nodes: the page model as Sphinx's doctree.
+
+:class:`NodeBuilder` walks a page's blocks in the context of the directive
+reading it. Data becomes :class:`docutils.nodes.Text` (escaped by every
+writer); links are real ``pending_xref`` nodes, resolved by Sphinx's domains,
+so intersphinx, ``nitpicky`` and ``objects.inv`` see them; MathML and SVG become
+:class:`~refgen.sphinx.nodes.refgen_markup` nodes; a table's cells of plain data
+stay data (:mod:`refgen.sphinx.compact_tables`). Only
+:class:`~refgen.render.blocks.Prose` is parsed as reST (:mod:`refgen.sphinx.prose`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, assert_never
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx import addnodes
+from sphinx.util import docname_join
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_id
+from sphinx.util.parsing import nested_parse_to_nodes
+
+from refgen.analysis.model import SourceLocation
+from refgen.render import blocks as b
+from refgen.render.markup import serialize
+from refgen.sphinx.compact_tables import cell_at, live_cells, table_classes
+from refgen.sphinx.nodes import (
+    COPY_CLASS,
+    NOT_SEARCHED,
+    OPTIONAL,
+    DataInline,
+    data_inline,
+    identifier,
+    paragraph,
+    pending_source_link,
+    refgen_copy_button,
+    refgen_details,
+    refgen_file_link,
+    refgen_markup,
+    refgen_table,
+)
+from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
+from refgen.sphinx.sandbox import disarm, guarded_directives
+
+
+class NodeBuilder:
+    """Turns the blocks of one page into nodes, in the context of the directive reading it."""
+
+    def __init__(self, directive: SphinxDirective) -> None:
+        self.directive = directive
+        self.env = directive.env
+        self.document = directive.state.document
+        self.page_location: SourceLocation | None = None
+
+    # ------------------------------------------------------------------ pages
+
+    def page(self, page: b.Page) -> list[nodes.Node]:
+        self.page_location = page.location
+        if page.module:
+            self.env.ref_context["py:module"] = page.module
+        section = self._section(page.title, page.blocks)
+        locate_references([section], page.location)
+        return [section]
+
+    def blocks(self, items: Iterable[b.Block]) -> list[nodes.Node]:
+        return [node for item in items for node in self.block(item)]
+
+    def block(self, item: b.Block) -> list[nodes.Node]:
+        match item:
+            case b.Paragraph():
+                return [paragraph(item, self.inlines(item.inlines))]
+            case b.Prose():
+                return self.prose(item)
+            case b.CodeBlock():
+                block = nodes.literal_block(item.text, item.text, classes=list(item.classes))
+                block["language"] = item.language
+                if not item.copy_label:
+                    return [block]
+                box = nodes.container("", block, classes=[COPY_CLASS])
+                box += refgen_copy_button(label=item.copy_label)
+                return [box]
+            case b.Markup():
+                classes = [*item.classes, *([] if item.searchable else [NOT_SEARCHED])]
+                return [refgen_markup(markup=serialize(item.element), classes=classes)]
+            case b.FieldList():
+                return [self._field_list(item)]
+            case b.Definitions():
+                entries = [
+                    nodes.definition_list_item(
+                        "", nodes.term(term, term), nodes.definition("", *self.blocks(body))
+                    )
+                    for term, body in item.items
+                ]
+                return [nodes.definition_list("", *entries)]
+            case b.BulletList():
+                items = [nodes.list_item("", *self.blocks(body)) for body in item.items]
+                return [nodes.bullet_list("", *items, bullet="-", classes=list(item.classes))]
+            case b.Table():
+                return [self._table(item)]
+            case b.Rubric():
+                return [nodes.rubric(item.text, item.text)]
+            case b.Section():
+                return [self._section(item.title, item.blocks, item.classes)]
+            case b.PyObject():
+                return self._py_object(item)
+            case b.Collapsible():
+                details = refgen_details(summary=item.summary, classes=list(item.classes))
+                details += self.blocks(item.blocks)
+                return [details]
+            case b.TocTree():
+                return [self._toctree(item)]
+            case _:
+                assert_never(item)
+
+    # ------------------------------------------------------------------ inline
+
+    def inlines(self, items: Iterable[b.Inline]) -> list[nodes.Node]:
+        return [self.inline(item) for item in items]
+
+    def inline(self, item: b.Inline) -> nodes.Node:
+        if isinstance(item, DataInline):
+            return data_inline(item)
+        match item:
+            case b.Xref():
+                return self._xref(item)
+            case b.DocLink():
+                label = nodes.inline(item.label, item.label, classes=["doc"])
+                return addnodes.pending_xref(
+                    "",
+                    label,
+                    refdomain="std",
+                    reftype="doc",
+                    reftarget=item.docname,
+                    refexplicit=True,
+                    refdoc=self.env.docname,
+                    refwarn=True,
+                )
+            case b.SourceLink():
+                link = pending_source_link("", "", nodes.literal(item.label, item.label))
+                link["reftarget"] = item.target
+                return link
+            case b.ObjectName():
+                return self._object_name(item)
+            case b.FileLink():
+                return refgen_file_link(item.label, item.label, path=item.path)
+            case _:
+                assert_never(item)
+
+    def _xref(self, item: b.Xref) -> nodes.Node:
+        classes = ["xref", "py", f"py-{item.role}"]
+        label: nodes.Node = (
+            identifier(item.label, classes)
+            if item.code
+            else nodes.inline(item.label, item.label, classes=classes)
+        )
+        link = addnodes.pending_xref(
+            "",
+            label,
+            refdomain="py",
+            reftype=item.role,
+            reftarget=item.target,
+            refexplicit=True,
+            refdoc=self.env.docname,
+        )
+        if item.optional:
+            link[OPTIONAL] = True
+        return link
+
+    # ------------------------------------------------------------------ prose
+
+    def prose(self, item: b.Prose) -> list[nodes.Node]:
+        source = item.text.strip("\n")
+        if not source.strip():
+            return []
+        if is_verbatim(source):
+            parsed: list[nodes.Node] = [nodes.paragraph(source, source)]
+        else:
+            parsed = unlink_scripts(self._parse(source, item))
+            disarm(parsed, self.env, item.location)
+        if item.mentions:
+            mentions = item.mentions
+            link_mentions(parsed, mentions, lambda name: self.inline(mentions[name]))
+        return parsed
+
+    def _parse(self, source: str, item: b.Prose) -> list[nodes.Node]:
+        path, first = (
+            (item.location.path, item.location.line - 1)
+            if item.location is not None
+            else (self.env.doc2path(self.env.docname).as_posix(), self.directive.lineno - 1)
+        )
+        lines = StringList()
+        for offset, written in enumerate(source.split("\n")):
+            lines.append(written, path, first + offset)
+        paragraphs = plain_paragraphs(lines)
+        if paragraphs is None:
+            with guarded_directives():
+                return nested_parse_to_nodes(self.directive.state, lines)
+        parsed: list[nodes.Node] = []
+        for written, line in paragraphs:
+            inline, messages = self.directive.parse_inline(written, lineno=line)
+            node = nodes.paragraph(written, "", *inline)
+            for element in node.findall(nodes.Element):  # its links and roles: at the docstring
+                element.source, element.line = path, line + 1
+            parsed += [node, *messages]
+        return parsed
+
+    # ------------------------------------------------------------------ structure
+
+    def _section(
+        self, title: str, items: Iterable[b.Block], classes: tuple[str, ...] = ()
+    ) -> nodes.section:
+        section = nodes.section(classes=list(classes))
+        section += nodes.title(title, title)
+        section["names"].append(nodes.fully_normalize_name(title))
+        self.document.note_implicit_target(section, section)
+        section += self.blocks(items)
+        return section
+
+    def _field_list(self, item: b.FieldList) -> nodes.field_list:
+        fields = [
+            nodes.field(
+                "",
+                nodes.field_name(field.label, field.label),
+                nodes.field_body("", *self.blocks(field.body)),
+            )
+            for field in item.fields
+        ]
+        return nodes.field_list("", *fields)
+
+    def _table(self, item: b.Table) -> refgen_table:
+        """The table with its cells of plain data left as data (:class:`refgen_table`);
+        cells with links, targets or prose are built now, for the domains to see."""
+        table = refgen_table("", classes=table_classes(item), layout=item)
+        table += [nodes.entry("", *self.blocks(cell_at(item, *at))) for at in live_cells(item)]
+        return table
+
+    def _toctree(self, item: b.TocTree) -> nodes.compound:
+        docnames = [docname_join(self.env.docname, entry) for entry in item.entries]
+        toctree = addnodes.toctree()
+        toctree["parent"] = self.env.docname
+        toctree["entries"] = [(None, docname) for docname in docnames]
+        toctree["includefiles"] = docnames
+        toctree["maxdepth"] = item.maxdepth
+        toctree["caption"] = None
+        toctree["glob"] = False
+        toctree["hidden"] = item.hidden
+        toctree["includehidden"] = False
+        toctree["numbered"] = 0
+        toctree["titlesonly"] = False
+        self.directive.set_source_info(toctree)
+        return nodes.compound("", toctree, classes=["toctree-wrapper"])
+
+    # ------------------------------------------------------------------ Python objects
+
+    def _py_object(self, item: b.PyObject) -> list[nodes.Node]:
+        if item.objtype in ("attribute", "property"):
+            built = self._attribute(item)
+        else:
+            built = self._domain_directive(item)
+        page = self.page_location
+        if item.location is not None and page is not None and item.location.path == page.path:
+            locate_references(built, item.location)  # an entry of this file: at its own line
+        return built
+
+    def _domain_directive(self, item: b.PyObject) -> list[nodes.Node]:
+        """Run the Python domain's own directive (class, function, module) on the signature."""
+        directive_class = self.env.get_domain("py").directive(item.objtype)
+        assert directive_class is not None
+        if item.objtype == "module":
+            argument, options = item.module, {}
+        else:
+            argument, options = f"{item.name}{item.signature}", {"module": item.module}
+            self.env.ref_context["py:module"] = item.module
+        state = self.directive.state
+        directive = directive_class(
+            f"py:{item.objtype}",
+            [argument],
+            options,
+            StringList(),
+            self.directive.lineno,
+            self.directive.content_offset,
+            "",
+            state,
+            self.directive.state_machine,
+        )
+        result = list(directive.run())
+        body = self.blocks(item.body)
+        for node in result:
+            content = (
+                node.next_node(addnodes.desc_content) if isinstance(node, addnodes.desc) else None
+            )
+            if content is not None:
+                content.extend(body)
+                return result
+        return [*result, *body]
+
+    def _attribute(self, item: b.PyObject) -> list[nodes.Node]:
+        """An attribute or property entry, built without the directive's signature parsing."""
+        owner, _, attribute = item.name.rpartition(".")
+        signature = addnodes.desc_signature("", "", module=item.module, fullname=item.name)
+        signature["class"] = owner
+        self.directive.set_source_info(signature)
+        if item.objtype == "property":
+            signature += addnodes.desc_annotation("property ", "property ")
+        signature += addnodes.desc_addname(f"{owner}.", f"{owner}.")
+        signature += addnodes.desc_name(attribute, attribute)
+        annotation = " ".join(item.annotation.split())
+        if annotation:
+            signature += addnodes.desc_annotation(f": {annotation}", f": {annotation}")
+        index = self._register(signature, item.objtype, item.module, item.name)
+        content = addnodes.desc_content("", *self.blocks(item.body))
+        description = addnodes.desc(
+            "",
+            signature,
+            content,
+            domain="py",
+            objtype=item.objtype,
+            desctype=item.objtype,
+            classes=["py", item.objtype],
+        )
+        if not item.as_section:
+            return [index, description]
+        section = self._section(attribute, ())
+        section += [index, description]
+        return [section]
+
+    def _object_name(self, item: b.ObjectName) -> nodes.Node:
+        """A table row's object: its name as code after a target (a label in LaTeX, an
+        anchor in HTML) that its links point at."""
+        target = nodes.target("", "")
+        if item.location is not None:
+            target.source, target.line = item.location.path, item.location.line
+        else:
+            self.directive.set_source_info(target)
+        index = self._register(target, item.objtype, item.module, item.name)
+        name = identifier(item.label, ["refgen-name"])
+        return nodes.inline("", "", index, target, name, classes=["refgen-object"])
+
+    def _register(
+        self, node: nodes.Element, objtype: str, module: str, name: str
+    ) -> addnodes.index:
+        """Make ``node`` the target of ``module.name`` in the Python domain; its index entry.
+
+        The id is the dotted name as written, which is what the page's own links and
+        the diagram point at; Sphinx's id (ASCII only: ``Größe`` becomes ``Grosze``)
+        only where the two agree, so that ``café`` and ``cafe`` keep ids of their own.
+        """
+        fullname = f"{module}.{name}" if module else name
+        node_id = make_id(self.env, self.document, "", fullname)
+        if node_id != fullname and fullname not in self.document.ids:
+            node_id = fullname
+        node["ids"].append(node_id)
+        self.document.note_explicit_target(node)
+        domain: Any = self.env.get_domain("py")
+        domain.note_object(fullname, objtype, node_id, location=node)
+        owner, _, attribute = fullname.rpartition(".")
+        entry = ("single", f"{attribute} ({owner} {objtype})", node_id, "", None)
+        return addnodes.index(entries=[entry])
+
+
+def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
+    """Give the links refgen made the page's Python file and line.
+
+    A link that cannot be resolved is reported (under ``nitpicky``) there: at the
+    class whose page shows it. Links in parsed prose keep their own lines.
+    """
+    for root in roots:
+        if not isinstance(root, nodes.Element):
+            continue
+        for node in root.findall(addnodes.pending_xref):
+            if node.source is None:
+                node.source, node.line = location.path, location.line
