@@ -109,6 +109,7 @@ OWN_TEST = {
     "text_subclass",
     "class_names",
     "module_liars",
+    "registry_names",
 }
 """Cases with a test of their own below."""
 

@@ -331,6 +331,8 @@ class RegistryDoc:
     description: str
     entries: tuple[RegistryEntryDoc, ...]
     location: SourceLocation | None = None
+    problems: tuple[Problem, ...] = ()
+    """Entries left out, each with why (a name that is not an identifier)."""
 
     def entries_of(self, scenario: str) -> tuple[RegistryEntryDoc, ...]:
         """The entries whose class is ``scenario`` (a dotted path), in registry order."""

@@ -1,0 +1,108 @@
+"""Hostile input, round two: names, links and prose that would be markup, values that
+change from run to run, docstrings nested past Python's limits, and locations that
+pointed at the wrong line (cases in tests/hostile/).
+
+Each test goes through a real build, the command line or the exported files.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from refgen.testing import ScenarioProject, write_scenario_project
+from tests.html_helpers import read_html
+from tests.test_hostile import corpus_project, marked_line
+
+HOSTILE_NAME = 'q" onmouseover="alert(4)" x="'
+
+
+def run_module(project: ScenarioProject, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``python -m *argv`` in the project's folder, importing its package."""
+    return subprocess.run(
+        [sys.executable, "-m", *argv],
+        capture_output=True,
+        text=True,
+        cwd=project.root,
+        env=project.environment(),
+        check=False,
+    )
+
+
+def published_files(outdir: Path) -> list[Path]:
+    """What a build publishes, but the highlighted source (where the code shows as text)."""
+    skipped = {"_modules", ".doctrees"}
+    return [p for p in outdir.rglob("*") if p.is_file() and not skipped & set(p.parts)]
+
+
+# ---------------------------------------------------------------------- 1. registry names
+
+
+@pytest.mark.parametrize("theme", ["alabaster", "furo"])
+def test_a_registry_name_that_is_not_an_identifier_is_refused_at_its_line(
+    tmp_path: Path, theme: str
+) -> None:
+    project = corpus_project(tmp_path, "registry_names")
+    conf = project.docs / "conf.py"
+    conf.write_text(conf.read_text() + f"html_theme = {theme!r}\n")
+    result = project.build("html", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    path, line = marked_line(project, "registry_names")
+    [warning] = [w for w in result.warnings if "[refgen." in w]
+    assert warning.startswith(f"{path}:{line}: WARNING: ")
+    assert "is not named by a Python identifier; left out [refgen.registry]" in warning
+    leaked = [p for p in published_files(result.outdir) if b"onmouseover" in p.read_bytes()]
+    assert leaked == []
+    for page in ("genindex.html", "reference/registry.html"):
+        html = read_html(result.outdir / page)
+        assert not [tag for tag in html.find_all(True) if tag.has_attr("onmouseover")]
+    registry = read_html(result.outdir / "reference" / "registry.html")
+    assert registry.find(id="registry_names.registry.Registry.Fine") is not None
+
+
+def test_a_mapping_key_that_is_not_an_identifier_is_refused_in_the_export_too(
+    tmp_path: Path,
+) -> None:
+    project = write_scenario_project(
+        tmp_path,
+        "keys",
+        {
+            "models": '''
+                """Gauges"""
+
+                from dataclasses import dataclass
+
+
+                @dataclass(frozen=True)
+                class Gauge:
+                    """A gauge."""
+
+                    size: float = 1.0
+                    """The size."""
+            ''',
+            "registry": f'''
+                """Named gauges."""
+
+                from keys.models import Gauge
+
+                Registry = {{
+                    "Fine": Gauge(),
+                    {HOSTILE_NAME!r}: Gauge(size=2.0),
+                }}
+            ''',
+        },
+        registry="registry.Registry",
+        documented=["models"],
+    )
+    options = ["--module", "keys.models", "--registry", "keys.registry.Registry"]
+    exported = run_module(project, "refgen", *options, "export", "--json")
+    assert exported.returncode == 0, exported.stderr
+    assert "onmouseover" not in exported.stdout
+    assert "Fine" in json.dumps(json.loads(exported.stdout))
+    checked = run_module(project, "refgen", *options, "check")
+    [finding] = [line for line in checked.stdout.splitlines() if "[registry]" in line]
+    assert finding.startswith("src/keys/registry.py:7: [registry]")  # the key's line
