@@ -110,6 +110,7 @@ OWN_TEST = {
     "class_names",
     "module_liars",
     "registry_names",
+    "docstring_targets",
 }
 """Cases with a test of their own below."""
 

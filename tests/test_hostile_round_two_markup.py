@@ -106,3 +106,34 @@ def test_a_mapping_key_that_is_not_an_identifier_is_refused_in_the_export_too(
     checked = run_module(project, "refgen", *options, "check")
     [finding] = [line for line in checked.stdout.splitlines() if "[registry]" in line]
     assert finding.startswith("src/keys/registry.py:7: [registry]")  # the key's line
+
+
+# ---------------------------------------------------------------------- 2. script links
+
+
+def script_hrefs(outdir: Path) -> list[str]:
+    pages = [p for p in outdir.rglob("*.html") if "_modules" not in p.parts]
+    hrefs = [a.get("href", "") for page in pages for a in read_html(page).find_all("a")]
+    return ["".join(h.split()).lower() for h in hrefs if "script:" in h.lower() or "data:" in h]
+
+
+def test_targets_resolved_after_parsing_never_link_a_script(tmp_path: Path) -> None:
+    """Indirect targets, anonymous targets (paired within each docstring), image
+    ``:target:``, substitutions, and named targets after an anonymous mismatch."""
+    project = corpus_project(tmp_path, "docstring_targets")
+    result = project.build("html", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    assert script_hrefs(result.outdir) == []
+    path, line = marked_line(project, "docstring_targets")
+    [warning] = result.warnings  # in the docstring, not at the generated page
+    # A table cell's description is mapped from the attribute's own line, one above its
+    # docstring: the line of the unmatched link is one less than it should be.
+    assert warning.startswith(f"{path}:{line - 1}: WARNING: docstring has an anonymous link")
+    assert warning.endswith("[refgen.docstring]")
+    page = read_html(result.outdir / "reference" / "docstring_targets.models" / "Gauge.html")
+    hrefs = [a.get("href") for a in page.find_all("a")]
+    assert "https://example.org" in hrefs
+    images = {img["src"]: img.parent.name for img in page.find_all("img")}
+    assert images["https://example.org/gauge.png"] != "a"  # the image stays, unlinked
+    text = page.get_text()
+    assert "the paper" in text and "the notes" in text and "named" in text

@@ -26,7 +26,8 @@ from sphinx.util.parsing import nested_parse_to_nodes
 from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import escape, serialize
-from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
+from refgen.sphinx.links import mark_docstring_links
+from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs
 from refgen.sphinx.sandbox import disarm, guarded_directives
 
 NOT_SEARCHED = "no-search"
@@ -284,7 +285,7 @@ class NodeBuilder:
         if is_verbatim(source):
             parsed: list[nodes.Node] = [nodes.paragraph(source, source)]
         else:
-            parsed = unlink_scripts(self._parse(source, item))
+            parsed = mark_docstring_links(self._parse(source, item))
             disarm(parsed, self.env, item.location)
         if item.mentions:
             mentions = item.mentions
