@@ -111,6 +111,8 @@ OWN_TEST = {
     "module_liars",
     "registry_names",
     "docstring_targets",
+    "docstring_markdown",
+    "value_addresses",
 }
 """Cases with a test of their own below."""
 

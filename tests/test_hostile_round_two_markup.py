@@ -8,6 +8,7 @@ Each test goes through a real build, the command line or the exported files.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +138,44 @@ def test_targets_resolved_after_parsing_never_link_a_script(tmp_path: Path) -> N
     assert images["https://example.org/gauge.png"] != "a"  # the image stays, unlinked
     text = page.get_text()
     assert "the paper" in text and "the notes" in text and "named" in text
+
+
+# ---------------------------------------------------------------------- 3. Markdown prose
+
+
+def test_the_markdown_files_carry_docstring_prose_as_text(tmp_path: Path) -> None:
+    """A summary, a paragraph, a Notes entry, input and attribute descriptions, the
+    registry's and an entry's docstrings: HTML and links in them stay text."""
+    project = corpus_project(tmp_path, "docstring_markdown")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    written = {p.name: p.read_text(encoding="utf-8") for p in result.outdir.rglob("*.md")}
+    shown = "\n".join(written.values())
+    assert "\\[a link\\](javascript:alert(3))" in shown
+    for number in (0, 1, 2, 4, 5, 6, 7, 8):
+        assert f"\\<img src=x onerror=alert({number})\\>" in shown, number
+    for name, text in written.items():
+        assert not re.search(r"(?<!\\)<img", text), name
+        assert not re.search(r"(?<!\\)\]\(javascript:", text), name
+
+
+# ---------------------------------------------------------------------- 10. memory addresses
+
+
+def test_values_holding_memory_addresses_are_the_same_in_every_build(tmp_path: Path) -> None:
+    project = corpus_project(tmp_path, "value_addresses")
+    first = project.build("html", "-W", "--keep-going", outdir=tmp_path / "first")
+    assert first.returncode == 0, first.stderr
+    second = project.build("html", "-W", "--keep-going", outdir=tmp_path / "second")
+    page = Path("reference", "value_addresses.models", "Gauge.html")
+    shown = (first.outdir / page).read_text(encoding="utf-8")
+    assert shown == (second.outdir / page).read_text(encoding="utf-8")
+    assert (first.outdir / "reference" / "registry.json").read_bytes() == (
+        second.outdir / "reference" / "registry.json"
+    ).read_bytes()
+    values = read_html(first.outdir / page).find("table", class_="refgen-values").get_text()
+    assert "<value_addresses.models.Chip object>" in values
+    assert "<generator object Gauge.readings.<locals>.<genexpr>>" in values
+    assert not re.search(r"0x[0-9a-f]{6,}", shown)
+    # The two entries are the same gauge: no row differs.
+    assert "The entries have the same values in every row." in read_html(first.outdir / page).text
