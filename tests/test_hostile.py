@@ -113,6 +113,7 @@ OWN_TEST = {
     "docstring_targets",
     "docstring_markdown",
     "value_addresses",
+    "docstring_depth",
 }
 """Cases with a test of their own below."""
 

@@ -179,3 +179,25 @@ def test_values_holding_memory_addresses_are_the_same_in_every_build(tmp_path: P
     assert not re.search(r"0x[0-9a-f]{6,}", shown)
     # The two entries are the same gauge: no row differs.
     assert "The entries have the same values in every row." in read_html(first.outdir / page).text
+
+
+# ---------------------------------------------------------------------- 11. deep nesting
+
+
+def test_a_docstring_nested_past_the_parsers_limits_is_shown_as_text(tmp_path: Path) -> None:
+    """A 200-level block quote (docutils recurses past Python's limit) and 150 nested
+    bullets (parsed, then too deep to pickle): each one warning, the pages built."""
+    project = corpus_project(tmp_path, "docstring_depth")
+    result = project.build("html", "--keep-going")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    path, line = marked_line(project, "docstring_depth")
+    warnings = [w for w in result.warnings if "[refgen." in w]
+    assert all("nested too deeply to read" in w for w in warnings), warnings
+    assert any(w.startswith(f"{path}:{line}: WARNING: ") for w in warnings), warnings
+    assert not [w for w in result.warnings if "[refgen." not in w]
+    folder = result.outdir / "reference" / "docstring_depth.models"
+    assert "level 199" in read_html(folder / "Quoted.html").get_text()
+    listed = read_html(folder / "Listed.html")
+    assert "item 149" in listed.get_text()
+    assert listed.find(id="docstring_depth.models.Listed.doubled") is not None

@@ -28,7 +28,7 @@ from refgen.render import blocks as b
 from refgen.render.markup import escape, serialize
 from refgen.sphinx.links import mark_docstring_links
 from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs
-from refgen.sphinx.sandbox import disarm, guarded_directives
+from refgen.sphinx.sandbox import disarm, guarded_directives, refuse, too_deep
 
 NOT_SEARCHED = "no-search"
 """Sphinx's class for content its search index skips: figures and diagrams, not prose."""
@@ -285,12 +285,23 @@ class NodeBuilder:
         if is_verbatim(source):
             parsed: list[nodes.Node] = [nodes.paragraph(source, source)]
         else:
-            parsed = mark_docstring_links(self._parse(source, item))
+            read = self._parse_within_depth(source, item)
+            if read is None:
+                return [refuse("is nested too deeply to read", item.location, None, source)]
+            parsed = mark_docstring_links(read)
             disarm(parsed, self.env, item.location)
         if item.mentions:
             mentions = item.mentions
             link_mentions(parsed, mentions, lambda name: self.inline(mentions[name]))
         return parsed
+
+    def _parse_within_depth(self, source: str, item: b.Prose) -> list[nodes.Node] | None:
+        """The parsed docstring, or None when it nests too deeply for Sphinx to keep."""
+        try:
+            parsed = self._parse(source, item)
+        except RecursionError:  # docutils parses nesting by recursion
+            return None
+        return None if too_deep(parsed) else parsed
 
     def _parse(self, source: str, item: b.Prose) -> list[nodes.Node]:
         path, first = (
