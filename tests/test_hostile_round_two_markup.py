@@ -201,3 +201,13 @@ def test_a_docstring_nested_past_the_parsers_limits_is_shown_as_text(tmp_path: P
     listed = read_html(folder / "Listed.html")
     assert "item 149" in listed.get_text()
     assert listed.find(id="docstring_depth.models.Listed.doubled") is not None
+
+
+# ---------------------------------------------------------------------- the corpus index
+
+
+def test_the_corpus_readme_documents_every_case_in_one_line() -> None:
+    corpus = Path(__file__).parent / "hostile"
+    cases = sorted(p.name for p in corpus.iterdir() if p.is_dir() and p.name != "__pycache__")
+    listed = re.findall(r"^- `(\w+)`: .+$", (corpus / "README.md").read_text(), re.MULTILINE)
+    assert listed == cases
