@@ -46,6 +46,8 @@ EXPECTED = {
     "message_raises": ("value", "Weird: (its message cannot be shown", "Gauge.html"),
     "message_hangs": ("value", "Endless: (its message cannot be shown", "Gauge.html"),
     "source_nul": ("import", "cannot import scenario module", "reference/index.html"),
+    "docstring_assigned": ("example", "docstring_assigned.models.Gauge failed", "Gauge.html"),
+    "property_names": ("analysis", "'q\"x' is not named by a Python identifier", "Gauge.html"),
 }
 TIMEOUT = "refgen_eval_timeout = 1\n"
 """Every case builds with a one-second limit, so a hang costs the suite a second."""
@@ -109,6 +111,11 @@ OWN_TEST = {
     "text_subclass",
     "class_names",
     "module_liars",
+    "registry_names",
+    "docstring_targets",
+    "docstring_markdown",
+    "value_addresses",
+    "docstring_depth",
 }
 """Cases with a test of their own below."""
 

@@ -151,6 +151,8 @@ class Project:
             return
         assert registry is not None
         self._registry = registry
+        for problem in registry.problems:
+            self._note(problem)
         if not self.settings.modules:
             # Only a registry configured: document the classes its entries instantiate.
             for entry in registry.entries:

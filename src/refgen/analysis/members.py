@@ -239,13 +239,24 @@ def _is_property(attribute: Any) -> bool:
     return isinstance(attribute, property | functools.cached_property)
 
 
+def misnamed_properties(cls: type) -> list[str]:
+    """Properties of ``cls`` whose names are not Python identifiers (set with ``setattr``):
+    a name goes into anchors and links, so such a property is not documented."""
+    return [
+        name
+        for klass in cls.__mro__[:-1]
+        for name, attribute in vars(klass).items()
+        if not name.isidentifier() and _is_property(attribute)
+    ]
+
+
 def declared_properties(reader: SourceReader, cls: type) -> list[DeclaredProperty]:
     """Public properties of ``cls`` and its bases; a base's come first."""
     found: dict[str, DeclaredProperty] = {}
     for klass in reversed(class_sources(reader, cls)):
         parsed = {p.name: p for p in class_properties(klass.node)} if klass.node is not None else {}
         for name, attribute in vars(klass.cls).items():
-            if name.startswith("_") or not _is_property(attribute):
+            if name.startswith("_") or not name.isidentifier() or not _is_property(attribute):
                 continue
             found[name] = DeclaredProperty(
                 name, klass, parsed.get(name), _getter(attribute), attribute.__doc__

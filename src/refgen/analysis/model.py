@@ -333,6 +333,8 @@ class RegistryDoc:
     location: SourceLocation | None = None
     kind: str = "class"
     """What the registry object is: ``class``, ``dict``, ``mapping``, ``module`` or ``object``."""
+    problems: tuple[Problem, ...] = ()
+    """Entries left out, each with why (a name that is not an identifier)."""
 
     def entries_of(self, scenario: str) -> tuple[RegistryEntryDoc, ...]:
         """The entries whose class is ``scenario`` (a dotted path), in registry order."""

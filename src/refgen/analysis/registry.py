@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
 import sys
 import traceback
@@ -13,7 +14,14 @@ from refgen.analysis.construction import construction, top_level_bindings
 from refgen.analysis.dependencies import in_package
 from refgen.analysis.docstrings import attribute_description, parse_docstring
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.model import Docstring, RegistryDoc, RegistryEntryDoc, SourceLocation
+from refgen.analysis.model import (
+    Docstring,
+    Problem,
+    RegistryDoc,
+    RegistryEntryDoc,
+    SourceLocation,
+    WarningKind,
+)
 from refgen.analysis.modules import Reader, object_source
 from refgen.analysis.source import (
     AssignmentSource,
@@ -40,7 +48,11 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
     statements = {name: a.node for name, a in assignments.items() if a.node is not None}
     bindings = top_level_bindings(source, registry.__module__) if source is not None else {}
     entries = []
+    refused: list[Problem] = []
     for name, value in discovery.registry_items(registry):
+        if not name.isidentifier():
+            refused.append(_refused_name(read, registry_path, registry, name, location))
+            continue
         assignment = assignments.get(name)
         entries.append(
             RegistryEntryDoc(
@@ -66,7 +78,49 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
         entries=tuple(entries),
         location=location,
         kind=discovery.registry_kind(registry),
+        problems=tuple(refused),
     )
+
+
+def _refused_name(
+    read: Reader, registry_path: str, registry: Any, name: str, fallback: SourceLocation | None
+) -> Problem:
+    """The problem of an entry whose name is not a Python identifier: a name goes into
+    anchors, links, the index and the exports, so such an entry is left out."""
+    return Problem(
+        WarningKind.REGISTRY,
+        f"registry entry {name!r} is not named by a Python identifier; left out",
+        _where_named(read, registry_path, registry, name, fallback),
+        registry_path,
+    )
+
+
+def _where_named(
+    read: Reader,
+    registry_path: str,
+    registry: Any,
+    name: str,
+    fallback: SourceLocation | None,
+) -> SourceLocation | None:
+    """The first line of the registry's module that writes ``name`` as a string (a dict
+    key, a ``setattr``); else ``fallback``, else the module's first line."""
+    module = registry if inspect.ismodule(registry) else None
+    module_name = module.__name__ if module else registry_path.rpartition(".")[0]
+    path = discovery.module_file(module_name)
+    if path is None:
+        return fallback
+    try:
+        source = read(path)
+    except (OSError, SyntaxError, ValueError):
+        return fallback
+    lines = [
+        node.lineno
+        for node in ast.walk(source.tree)
+        if isinstance(node, ast.Constant) and node.value == name
+    ]
+    if not lines and fallback is not None:
+        return fallback
+    return SourceLocation(source.path, min(lines, default=1))
 
 
 def registry_files(read: Reader, registry_path: str) -> tuple[str, ...]:

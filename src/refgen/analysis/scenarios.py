@@ -22,6 +22,7 @@ from refgen.analysis.members import (
     class_sources,
     declared_inputs,
     declared_properties,
+    misnamed_properties,
     module_location,
 )
 from refgen.analysis.model import (
@@ -36,7 +37,7 @@ from refgen.analysis.model import (
 )
 from refgen.analysis.reach_names import local_imports
 from refgen.analysis.see_also import resolve_see_also
-from refgen.analysis.source import docstring_node
+from refgen.analysis.source import ModuleSource, docstring_node
 
 
 def _inherited(owner: ClassSource, cls: type) -> str | None:
@@ -161,8 +162,17 @@ def _derived_doc(cls: type, prop: DeclaredProperty, problems: list[Problem]) -> 
 
 
 def _derived_docs(
-    reader: SourceReader, cls: type, problems: list[Problem]
+    reader: SourceReader, cls: type, problems: list[Problem], location: SourceLocation
 ) -> tuple[DerivedDoc, ...]:
+    for name in misnamed_properties(cls):
+        problems.append(
+            Problem(
+                WarningKind.ANALYSIS,
+                f"property {name!r} is not named by a Python identifier; left out",
+                location,
+                discovery.dotted_path(cls),
+            )
+        )
     return tuple(_derived_doc(cls, prop, problems) for prop in declared_properties(reader, cls))
 
 
@@ -261,12 +271,27 @@ def written_docstring(cls: type) -> str | None:
     return None if doc == made_up else doc
 
 
+def _assigned_docstring(module: ModuleSource, doc: object) -> ast.Constant | None:
+    """The string literal of the module that a docstring assigned to ``__doc__`` (in the
+    class body or after it) was written as, so that its lines are the file's."""
+    if not isinstance(doc, str) or not doc:
+        return None
+    found = [
+        node
+        for node in ast.walk(module.tree)
+        if isinstance(node, ast.Constant) and node.value == doc
+    ]
+    return min(found, key=lambda node: node.lineno, default=None)
+
+
 def analyse_class(reader: SourceReader, module_title: str, cls: type) -> ScenarioDoc:
     """The reference record of one scenario class (without its registry entries)."""
     qualname = discovery.dotted_path(cls)
     own = class_sources(reader, cls)[0] if class_sources(reader, cls) else None
     location = own.location() if own else module_location(cls.__module__)
     doc_node = docstring_node(own.node.body) if own and own.node else None
+    if doc_node is None and own is not None and own.module is not None:
+        doc_node = _assigned_docstring(own.module, cls.__doc__)
     if doc_node is not None:
         docstring = parse_docstring(str(doc_node.value), location.path, doc_node.lineno, qualname)
     else:
@@ -274,7 +299,7 @@ def analyse_class(reader: SourceReader, module_title: str, cls: type) -> Scenari
     problems = list(docstring.problems)
     docstring = _canonical_references(docstring, location, qualname, problems)
     inputs, derived = _with_data_flow(
-        _input_docs(reader, cls), _derived_docs(reader, cls, problems)
+        _input_docs(reader, cls), _derived_docs(reader, cls, problems, location)
     )
     docstring = resolve_see_also(
         docstring, _module_namespace(cls), qualname, _member_names(cls, inputs, derived)

@@ -89,6 +89,17 @@ def grouped(text: str) -> str:
     return f"{sign}{int(whole):,}".replace(",", THIN_SPACE) + (fraction or "")
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+(?=>)")
+"""Where an object lives in memory, as default reprs show it (``<Chip object at 0x7f…>``,
+generators, functions): different in every run."""
+
+
+def without_addresses(text: str) -> str:
+    """``text`` with the memory addresses of default reprs left out (``<Chip object>``):
+    two runs show, and compare, the same value."""
+    return _ADDRESS.sub("", text)
+
+
 def format_value(value: Any, spec: str | None = None, precision: int = DEFAULT_PRECISION) -> str:
     """Text for a computed value: quantities in a readable unit, with short pretty symbols."""
     return shown(value, spec, precision).text
@@ -176,7 +187,7 @@ def unavailable(scenario: ScenarioDoc, instance: Any, name: str, error: BaseExce
     if missing:
         reason = f"needs {', '.join(missing)}, which this scenario does not give"
     else:
-        reason = describe_error(error)
+        reason = without_addresses(describe_error(error))
     return Value(name, NOT_AVAILABLE, False, reason, missing)
 
 
@@ -200,6 +211,7 @@ def compute(
     if not isinstance(figure.number, str) or not isinstance(figure.unit, str):
         return Value(name, NOT_AVAILABLE, False, "cannot format as text: not text")
     number, unit = str.__str__(figure.number), str.__str__(figure.unit)  # not a str subclass's
+    number, unit = without_addresses(number), without_addresses(unit)
     magnitude = figure.magnitude if isinstance(figure.magnitude, Integral | float) else None
     text = with_unit(number, unit)
     return Value(name, text, number=number, unit=unit, magnitude=magnitude, units=figure.units)

@@ -173,8 +173,9 @@ def _row(cells: Sequence[str], width: int) -> str:
 
 
 def prose(text: str) -> list[str]:
-    """Author's reST as Markdown: paragraphs as written, doctest sessions and indented blocks
-    fenced (so nothing in them is read as Markdown)."""
+    """Author's reST as Markdown: paragraphs as written, escaped like any text (no HTML,
+    links or emphasis of Markdown's), doctest sessions and indented blocks fenced (so
+    nothing in them is read as Markdown)."""
     lines: list[str] = []
     for paragraph in text.strip("\n").split("\n\n"):
         rows = paragraph.split("\n")
@@ -185,7 +186,7 @@ def prose(text: str) -> list[str]:
         elif all(row.startswith(" ") for row in rows if row.strip()):
             lines += fenced(_dedent(paragraph))
         else:
-            lines += [printable(" ".join(paragraph.split())), ""]
+            lines += [escaped(" ".join(paragraph.split())), ""]
     return lines
 
 

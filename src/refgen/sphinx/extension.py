@@ -40,6 +40,7 @@ from refgen.sphinx import (
     highlighting,
     html_tables,
     incremental,
+    links,
     memory,
     navigation,
     nodes,
@@ -290,6 +291,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-warnings", directives.WarningsTableDirective)
     app.add_directive("refgen-sweep", sweeps.SweepDirective)
     app.add_post_transform(roles.SourceLinks)
+    app.add_post_transform(links.ScriptLinks)
+    app.add_transform(links.AnonymousLinks)
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)
     app.connect("builder-inited", generate_pages)

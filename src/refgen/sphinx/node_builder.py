@@ -26,6 +26,7 @@ from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import serialize
 from refgen.sphinx.compact_tables import cell_at, live_cells, table_classes
+from refgen.sphinx.links import mark_docstring_links
 from refgen.sphinx.nodes import (
     COPY_CLASS,
     NOT_SEARCHED,
@@ -41,8 +42,8 @@ from refgen.sphinx.nodes import (
     refgen_markup,
     refgen_table,
 )
-from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
-from refgen.sphinx.sandbox import disarm, guarded_directives
+from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs
+from refgen.sphinx.sandbox import disarm, guarded_directives, refuse, too_deep
 
 
 class NodeBuilder:
@@ -177,12 +178,23 @@ class NodeBuilder:
         if is_verbatim(source):
             parsed: list[nodes.Node] = [nodes.paragraph(source, source)]
         else:
-            parsed = unlink_scripts(self._parse(source, item))
+            read = self._parse_within_depth(source, item)
+            if read is None:
+                return [refuse("is nested too deeply to read", item.location, None, source)]
+            parsed = mark_docstring_links(read)
             disarm(parsed, self.env, item.location)
         if item.mentions:
             mentions = item.mentions
             link_mentions(parsed, mentions, lambda name: self.inline(mentions[name]))
         return parsed
+
+    def _parse_within_depth(self, source: str, item: b.Prose) -> list[nodes.Node] | None:
+        """The parsed docstring, or None when it nests too deeply for Sphinx to keep."""
+        try:
+            parsed = self._parse(source, item)
+        except RecursionError:  # docutils parses nesting by recursion
+            return None
+        return None if too_deep(parsed) else parsed
 
     def _parse(self, source: str, item: b.Prose) -> list[nodes.Node]:
         path, first = (

@@ -29,14 +29,15 @@ _NOT_VERBATIM = re.compile(
 _LINE_BREAK = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _BLOCK_START = re.compile(
     r"\s|[-*+\u2022\u2023\u2043](\s|$)|[-+/]\S|\.\.|>>>|\||#[.)]|\w+[.)](\s|$)|\(|:"
+    r"|__(\s|$)"  # an anonymous target
 )
 
 
 def may_start_block(line: str) -> bool:
     """Whether ``line`` could belong to a reST block construct rather than a paragraph.
 
-    Conservative: a list item, option, directive, comment, doctest, line block,
-    field, enumerator, indented line, literal-block marker, or a line of
+    Conservative: a list item, option, directive, comment, anonymous target,
+    doctest, line block, field, enumerator, indented line, literal-block marker, or a line of
     punctuation only (a section rule or table border).
     """
     stripped = line.strip()
@@ -151,23 +152,3 @@ def link_mentions(
             if position < len(text):
                 pieces.append(nodes.Text(text[position:]))
             text.parent.replace(text, pieces)
-
-
-_SCRIPT_SCHEMES = ("javascript:", "vbscript:", "data:")
-
-
-def unlink_scripts(roots: list[nodes.Node]) -> list[nodes.Node]:
-    """``roots`` with every link to a script URL (``javascript:``, ``vbscript:``,
-    ``data:``) replaced by its text: a docstring can show such a URL, never link it."""
-    for root in roots:
-        if not isinstance(root, nodes.Element):
-            continue
-        for reference in list(root.findall(nodes.reference)):
-            uri = "".join(reference.get("refuri", "").split()).lower()
-            if uri.startswith(_SCRIPT_SCHEMES):  # what it shows stays (text, an image)
-                reference.replace_self(reference.children or [nodes.Text(reference.astext())])
-        for target in list(root.findall(nodes.target)):
-            uri = "".join(target.get("refuri", "").split()).lower()
-            if uri.startswith(_SCRIPT_SCHEMES):
-                target.parent.remove(target)
-    return roots

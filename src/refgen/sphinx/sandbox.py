@@ -6,6 +6,8 @@ two limits, since the code documented may not be the site author's:
 - a file a docstring names (``include``, ``literalinclude``, ``image``,
   ``figure``, ``:download:``) must be inside the documentation's source
   folder; Sphinx would otherwise read or copy any file the build can reach;
+- a docstring nested deeper than :data:`MAX_DEPTH` (which Sphinx could not
+  pickle or write) is not parsed;
 - raw markup (the ``raw`` directive or a role made from it), tables read
   from a file or a URL (``csv-table :file:``/``:url:``), and what would act
   beyond the docstring (``role``, ``default-role``, ``default-domain``, ``meta``,
@@ -114,6 +116,21 @@ def _registered(name: str) -> type[Directive]:
         importlib.import_module(f"docutils.parsers.rst.directives.{module}"), class_name
     )
     return directive
+
+
+MAX_DEPTH = 50
+"""How deeply a docstring's nodes may nest. Sphinx pickles, walks and writes a page by
+recursion; a docstring nested deeper (a 200-level block quote) would stop the build."""
+
+
+def too_deep(roots: list[nodes.Node]) -> bool:
+    """Whether any node under ``roots`` sits more than :data:`MAX_DEPTH` levels down."""
+    level: list[nodes.Node] = list(roots)
+    for _depth in range(MAX_DEPTH):
+        level = [child for node in level for child in getattr(node, "children", ())]
+        if not level:
+            return False
+    return True
 
 
 def refuse(
