@@ -211,3 +211,21 @@ def test_the_corpus_readme_documents_every_case_in_one_line() -> None:
     cases = sorted(p.name for p in corpus.iterdir() if p.is_dir() and p.name != "__pycache__")
     listed = re.findall(r"^- `(\w+)`: .+$", (corpus / "README.md").read_text(), re.MULTILINE)
     assert listed == cases
+
+
+# ---------------------------------------------------------------------- 17. lambda properties
+
+
+def test_a_property_made_of_a_lambda_shows_its_equation(tmp_path: Path) -> None:
+    """``step_time = property(lambda self: self.size * 2, doc=...)`` has an equation, read
+    from the lambda's body as from a method's single return; its docstring is ``doc``."""
+    project = corpus_project(tmp_path, "dynamic_shapes")
+    built = project.build("html", "--keep-going")
+    page = read_html(built.outdir / "reference" / "dynamic_shapes.models" / "Shapes.html")
+    row = page.find(id="dynamic_shapes.models.Shapes.step_time").find_parent("tr")
+    shown = " ".join(row.get_text(" ").split())
+    assert "no source code to read" not in shown
+    assert "Twice the size, from a lambda." in shown
+    equation = row.find(class_="refgen-equation")
+    assert equation is not None and " ".join(equation.get_text(" ").split()) == "self.size * 2"
+    assert row.find("math") is not None, "typeset as the equations of methods are"

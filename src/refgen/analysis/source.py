@@ -246,9 +246,14 @@ def last_name(node: ast.expr) -> str:
 
 
 def class_properties(classdef: ast.ClassDef) -> list[PropertySource]:
-    """Methods decorated with ``property`` or ``cached_property``, in order."""
+    """Methods decorated with ``property`` or ``cached_property``, and properties made of a
+    lambda (``hours = property(lambda self: ..., doc=...)``), in order."""
     found = []
     for node in classdef.body:
+        made_of_lambda = lambda_property(node)
+        if made_of_lambda is not None:
+            found.append(made_of_lambda)
+            continue
         if not isinstance(node, ast.FunctionDef):
             continue
         if not any(last_name(d) in PROPERTY_DECORATORS for d in node.decorator_list):
@@ -260,6 +265,41 @@ def class_properties(classdef: ast.ClassDef) -> list[PropertySource]:
             )
         )
     return found
+
+
+def lambda_property(node: ast.stmt) -> PropertySource | None:
+    """``name = property(lambda self: expression, ..., doc)`` as the method it stands for,
+    ``def name(self): return expression``, at the lambda's own place in the file."""
+    if not (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call)
+        and last_name(node.value.func) == "property"
+        and node.value.args
+        and isinstance(node.value.args[0], ast.Lambda)
+    ):
+        return None
+    getter = node.value.args[0]
+    returned = ast.copy_location(ast.Return(value=getter.body), getter.body)
+    method = ast.FunctionDef(
+        name=node.targets[0].id,
+        args=getter.args,
+        body=[returned],
+        decorator_list=[],
+        returns=None,
+    )
+    ast.copy_location(method, node)
+    method.end_lineno, method.end_col_offset = node.end_lineno, node.end_col_offset
+    return PropertySource(method.name, method, _lambda_doc(node.value), node.lineno)
+
+
+def _lambda_doc(call: ast.Call) -> str | None:
+    """The ``doc`` of ``property(fget, fset, fdel, doc)``, as a keyword or the fourth argument."""
+    written = [k.value for k in call.keywords if k.arg == "doc"] + call.args[3:4]
+    if written and isinstance(written[0], ast.Constant) and isinstance(written[0].value, str):
+        return written[0].value
+    return None
 
 
 @dataclass(frozen=True)
