@@ -287,7 +287,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-settings", directives.SettingsTableDirective)
     app.add_directive("refgen-warnings", directives.WarningsTableDirective)
     app.add_directive("refgen-sweep", sweeps.SweepDirective)
-    app.add_post_transform(roles.SourceLinks)
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)
     app.connect("builder-inited", generate_pages)
@@ -306,6 +305,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", memory.let_go_of_pages_read)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
+    app.connect("doctree-resolved", roles.resolve_source_links, priority=400)
     app.connect("doctree-resolved", nodes.expand_tables)
     app.connect("build-finished", records.stop_write_capture)
     # furo fills its sidebar at priority 500: the first handler runs before it, the second after.

@@ -12,6 +12,7 @@ class Gauge:
 
     Examples
     --------
+    >>> from warnings_as_errors.models import Gauge
     >>> Gauge().doubled
     4.0
     """
