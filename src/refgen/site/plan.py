@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from refgen.analysis import discovery
+from refgen.analysis.model import Problem, SourceLocation, WarningKind
+from refgen.config import setting_line, setting_name
 
 if TYPE_CHECKING:
     from refgen.project import Project
@@ -97,3 +99,33 @@ def plan_pages(project: Project, helper_modules: list[str] | None = None) -> lis
         pages += registry_pages(root, registry.qualname, len(registry.entries))
     pages.append(PlannedPage(f"{root}/index", "index", project.settings.title, tuple(index)))
     return pages
+
+
+def empty_reference(project: Project) -> Problem | None:
+    """Why the reference documents nothing, if it does not: no module or registry is
+    configured, or the modules hold no scenario class and no registry entry names one.
+
+    None as well when a module or the registry cannot be read: that problem says why.
+    """
+    if project.classes or project.problems:
+        return None
+    settings = project.settings
+    modules, registry = settings.modules, settings.registry
+    if modules:
+        names = ", ".join(repr(name) for name in modules)
+        holds = "holds" if len(modules) == 1 else "hold"
+        reason = (
+            f"{setting_name(settings, 'modules')} names {names}, which {holds} no scenario class"
+        )
+        if registry:
+            reason += f", and {setting_name(settings, 'registry')} has no entry"
+    elif registry:
+        reason = f"{setting_name(settings, 'registry')} names {registry!r}, which has no entry"
+    else:
+        reason = (
+            f"{setting_name(settings, 'modules')} and {setting_name(settings, 'registry')} "
+            "name nothing to document"
+        )
+    line = setting_line(settings, "modules" if modules or not registry else "registry")
+    location = SourceLocation(str(settings.source), line) if settings.source and line else None
+    return Problem(WarningKind.IMPORT, f"the reference is empty: {reason}", location, "")

@@ -31,7 +31,7 @@ from refgen.project import Project
 from refgen.render import blocks
 from refgen.render.compose import recorded_pages
 from refgen.site.fingerprint import SiteIndex
-from refgen.site.plan import PlannedPage, plan_pages
+from refgen.site.plan import PlannedPage, empty_reference, plan_pages
 from refgen.sphinx import (
     directives,
     examples,
@@ -82,7 +82,8 @@ def _generate_pages(app: Sphinx) -> None:
     # What the last build learnt of each file and class is kept in the doctree folder.
     site = SiteIndex(project, Path(app.doctreedir))
     pages = plan_pages(project, site.helper_modules())
-    report([*project.problems, *site.problems()], project.settings)
+    empty = empty_reference(project)
+    report([*project.problems, *site.problems(), *([empty] if empty else [])], project.settings)
     if project.settings.checks:
         report(check_problems(project), project.settings)
     project.registry_files()  # found once here: for a broken registry, that means importing it
