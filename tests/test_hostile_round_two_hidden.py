@@ -141,9 +141,10 @@ def test_pages_the_author_wrote_are_never_overwritten(tmp_path: Path) -> None:
     result = project.build("html", "--keep-going")
     assert result.returncode == 2, result.stderr  # an error, not a warning or a success
     assert {page: page.read_bytes() for page in before} == before
+    assert "refgen will not overwrite pages it did not write!" in result.stderr  # the build stops
     for page in before:
         assert f"{page} was not written by refgen" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert not (result.outdir / "reference").exists()  # before writing any page
 
 
 def test_a_reference_root_of_the_docs_folder_leaves_the_master_page_alone(tmp_path: Path) -> None:
