@@ -318,3 +318,13 @@ def test_a_logarithmic_sweep_over_six_hundred_orders_of_magnitude(tmp_path: Path
         "10⁻³⁰⁰", "10⁻²⁰⁰", "10⁻¹⁰⁰", "1", "10¹⁰⁰", "10²⁰⁰", "10³⁰⁰"
     ]  # fmt: skip
     assert [doubled for _, doubled in rows][-1] == "2×10³⁰⁰"
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def test_the_corpus_readme_says_what_every_case_is_in_one_line() -> None:
+    readme = (CORPUS / "README.md").read_text(encoding="utf-8").splitlines()
+    listed = [line.partition("`")[2].partition("`")[0] for line in readme if line.startswith("- `")]
+    cases = sorted(path.name for path in CORPUS.iterdir() if path.is_dir())
+    assert listed == cases
