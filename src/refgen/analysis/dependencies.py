@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -46,10 +47,17 @@ def data_files(roots: Iterable[Path]) -> list[Path]:
 
 
 def data_files_digest(roots: Iterable[Path]) -> str:
-    """A fingerprint of :func:`data_files`: their names and bytes."""
+    """A fingerprint of :func:`data_files`: their names and bytes.
+
+    A name is taken as the file system's bytes (it need not be UTF-8); a file that
+    cannot be read counts by why (the error names it), so it never stops a build.
+    """
     hashed = hashlib.sha256()
     for root in sorted(set(roots)):
         for path in data_files([root]):
-            hashed.update(f"{path.relative_to(root)}\0".encode())
-            hashed.update(path.read_bytes())
+            hashed.update(os.fsencode(path.relative_to(root)) + b"\0")
+            try:
+                hashed.update(path.read_bytes())
+            except OSError as error:
+                hashed.update(f"{type(error).__name__}: {error.strerror}".encode())
     return hashed.hexdigest()

@@ -8,19 +8,27 @@ when it runs too long. Only a ``KeyboardInterrupt`` caused by a real SIGINT
 while the call ran (the person at the terminal pressing Ctrl-C) is raised
 again, so an interrupt still stops the build.
 
+Code may also call ``os._exit``, which ends the process at once, skipping every
+clean-up: a build would stop with status 0 and half its output, a command would
+print nothing and succeed. While a guarded call runs, ``os._exit`` raises
+:class:`ProcessEnded` instead, which is returned like any other failure. (A
+reference to the function taken before the call, ``from os import _exit``, or a
+signal the code sends its own process, still ends it: with a failing status.)
+
 Signals reach only a process's main thread; elsewhere calls run unguarded by
-the timer (Sphinx reads pages in processes, not threads).
+the timer and may end the process (Sphinx reads pages in processes, not threads).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
 
@@ -42,6 +50,42 @@ class TimedOut(BaseException):
         super().__init__(f"did not finish within {seconds:g} s")
         self.seconds = seconds
         TimedOut.raised += 1
+
+
+class ProcessEnded(BaseException):
+    """The user's code called ``os._exit``, which would have ended the process."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"os._exit({status}) would have ended the process")
+        self.status = status
+
+
+_real_exit = os._exit
+
+
+@dataclass(frozen=True)
+class _RefusedExit:
+    """What ``os._exit`` is while a guarded call runs in process ``owner``."""
+
+    owner: int
+
+    def __call__(self, status: int) -> NoReturn:
+        if os.getpid() != self.owner:  # a process forked meanwhile: multiprocessing ends it so
+            _real_exit(status)
+        raise ProcessEnded(status)
+
+
+@contextmanager
+def _exit_refused() -> Iterator[None]:
+    """``os._exit`` raises :class:`ProcessEnded` in this process while the block runs."""
+    if not _in_main_thread() or isinstance(os._exit, _RefusedExit):
+        yield  # another thread's business, or an enclosing guarded call already refuses
+        return
+    os._exit = _RefusedExit(os.getpid())
+    try:
+        yield
+    finally:
+        os._exit = _real_exit
 
 
 @dataclass
@@ -109,10 +153,11 @@ def call_user_code(
 
     A ``KeyboardInterrupt`` from a real Ctrl-C is raised again; every other
     exception, ``SystemExit`` and user-raised ``KeyboardInterrupt`` included,
-    is returned, and so is :class:`TimedOut` when ``timeout`` seconds pass. The
+    is returned, and so is :class:`TimedOut` when ``timeout`` seconds pass and
+    :class:`ProcessEnded` when it calls ``os._exit``. The
     :class:`TimedOut` of an enclosing call's limit goes on to that call.
     """
-    with _watching_interrupts() as interrupts:
+    with _watching_interrupts() as interrupts, _exit_refused():
         try:
             with _time_limit(timeout):
                 return function(*args), None

@@ -35,7 +35,8 @@ class WarningKind(StrEnum):
 
 WARNING_DESCRIPTIONS = {
     WarningKind.IMPORT: "A configured module, the registry's module or a helper module cannot "
-    "be imported. The warning gives the exception and where it was raised.",
+    "be imported. The warning gives the exception and where it was raised. Also: the reference "
+    "is empty (no module or registry is configured, or the modules hold no scenario class).",
     WarningKind.DOCSTRING: "A docstring has a section that is not a standard numpydoc one, "
     "gives one twice, underlines a title too short to make it a section, or has a part "
     "numpydoc cannot read (a See Also entry that is not a list of names); a docstring names a "

@@ -23,6 +23,7 @@ from refgen.checks.findings import FINDING_KINDS, CheckKind, Finding, finding, f
 from refgen.checks.metadata import lint_scenario
 from refgen.checks.units import unit_findings
 from refgen.evaluate.values import raising_properties
+from refgen.site.plan import empty_reference
 
 if TYPE_CHECKING:
     from refgen.project import Project
@@ -59,6 +60,9 @@ def run_checks(project: Project, values: bool = True) -> CheckReport:
             )
         elif problem.kind == WarningKind.REGISTRY and STRAY not in problem.message:
             findings.append(from_problem(problem))
+    empty = empty_reference(project, loading_problems)
+    if empty is not None:
+        findings.append(from_problem(empty))
     findings += stray_entries(project)
     for scenario in scenarios:
         findings += lint_scenario(scenario)

@@ -30,6 +30,7 @@ from refgen.analysis.model import (
 from refgen.cli.common import EXIT_OK, build_project, helpers, json_text, registry, scenarios
 from refgen.evaluate.values import Value, json_number
 from refgen.project import Project
+from refgen.render.downloads import spreadsheet_text
 from refgen.render.markup import printable
 
 SCHEMA_VERSION = 1
@@ -64,26 +65,23 @@ def run(args: argparse.Namespace) -> int:
 
 def csv_text(entries: list[dict[str, Any]]) -> str:
     """The values of exported entries as CSV: a header, then a row per value. Control
-    characters are replaced, as on the terminal: a spreadsheet cell has no use for them."""
+    characters are replaced, as on the terminal: a spreadsheet cell has no use for them;
+    text a spreadsheet would run as a formula is shown as text (``spreadsheet_text``)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for entry in entries:
         for value in entry["values"]:
             magnitude = value["magnitude"]
+            texts = [entry["name"], entry["class"], value["name"], value["kind"], value["text"]]
             writer.writerow(
-                printable(str(cell))
-                for cell in (
-                    entry["name"],
-                    entry["class"],
-                    value["name"],
-                    value["kind"],
-                    value["text"],
+                [
+                    *(spreadsheet_text(printable(str(cell))) for cell in texts),
                     "" if magnitude is None else repr(magnitude),
-                    value["units"],
+                    spreadsheet_text(printable(str(value["units"]))),
                     "true" if value["available"] else "false",
-                    value["reason"],
-                )
+                    spreadsheet_text(printable(str(value["reason"]))),
+                ]
             )
     return out.getvalue()
 

@@ -15,6 +15,8 @@ from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ExampleBlock, SourceLocation
 
 OPTION_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+MOST_SHOWN = 2_000
+"""Characters of an example's output a failure keeps: an example may print megabytes."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,13 @@ class ExampleRun:
         return not self.failures
 
 
+def shortened(text: str) -> str:
+    """``text`` up to :data:`MOST_SHOWN` characters, saying how many more there were."""
+    if len(text) <= MOST_SHOWN:
+        return text
+    return f"{text[:MOST_SHOWN]}… ({len(text) - MOST_SHOWN:,} more characters not shown)\n"
+
+
 def _indent(text: str, width: int = 4) -> str:
     lines = text.rstrip("\n").split("\n")
     return "\n".join(" " * width + line for line in lines)
@@ -77,8 +86,8 @@ class _CollectingRunner(doctest.DocTestRunner):
                 self.subject,
                 SourceLocation(test.filename or "<unknown>", line),
                 example.source,
-                example.want or "(nothing)\n",
-                got or "(nothing)\n",
+                shortened(example.want or "(nothing)\n"),
+                shortened(got or "(nothing)\n"),
             )
         )
 

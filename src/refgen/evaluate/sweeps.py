@@ -318,10 +318,11 @@ class _Axis:
         if request.log and (start <= 0 or stop <= 0):
             raise Refused("a logarithmic sweep needs values above zero")
         fractions = [i / (steps - 1) for i in range(steps)]
-        if request.log:
-            spaced = [start * (stop / start) ** f for f in fractions]
-        else:
-            spaced = [start + (stop - start) * f for f in fractions]
+        if request.log:  # in log space: stop / start overflows from 1e-300 to 1e300
+            low, high = math.log10(start), math.log10(stop)
+            spaced = [10 ** (low * (1 - f) + high * f) for f in fractions]
+        else:  # weighted, not start + (stop - start) * f: the difference may overflow
+            spaced = [start * (1 - f) + stop * f for f in fractions]
         spaced[0], spaced[-1] = start, stop
         if self.whole:  # a count takes whole values: rounded, each once
             return list(dict.fromkeys(round(p) for p in spaced))

@@ -22,6 +22,10 @@ from refgen.evaluate.quantities import Shown, is_quantity, readable, units_text,
 
 NOT_AVAILABLE = "not available"
 DEFAULT_PRECISION = 5
+WIDEST_SPEC = 1_000
+"""The most characters a format spec may ask for, as a width or a precision: Python
+would make ``>1000000000`` a gigabyte of text (and take minutes)."""
+_SPEC_NUMBER = re.compile(r"\d+")
 """Significant figures of the numbers in registry value tables."""
 
 
@@ -203,6 +207,10 @@ def compute(
     raw, error = call_user_code(getattr, instance, name, timeout=timeout)
     if error is not None:  # a scenario's own bug, even SystemExit, must not stop the reference
         return unavailable(scenario, instance, name, error)
+    asked = spec_width(spec)
+    if asked > WIDEST_SPEC:
+        reason = f"asks for {asked} characters; a format spec may ask for {WIDEST_SPEC:,} at most"
+        return Value(name, NOT_AVAILABLE, False, f"cannot format with {spec!r}: {reason}")
     figure, failure = call_user_code(shown, raw, spec, precision, timeout=timeout)
     if failure is not None:  # a value whose __format__ or __str__ raises is the user's bug
         how = f"with {spec!r}" if spec else "as text"
@@ -215,6 +223,12 @@ def compute(
     magnitude = figure.magnitude if isinstance(figure.magnitude, Integral | float) else None
     text = with_unit(number, unit)
     return Value(name, text, number=number, unit=unit, magnitude=magnitude, units=figure.units)
+
+
+def spec_width(spec: str | None) -> int:
+    """The most characters a format spec asks for (its width or its precision, whichever
+    is larger); 0 for none."""
+    return max((int(number) for number in _SPEC_NUMBER.findall(spec or "")), default=0)
 
 
 def entry_values(

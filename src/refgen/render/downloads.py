@@ -6,6 +6,11 @@ number in the unit shown (``magnitude``) and pint's long name of that unit
 page shows as ``15.625 ms``. A value that cannot be computed has no
 magnitude, ``available`` false and the reason. The values arrive computed
 (:class:`~refgen.evaluate.values.EntryValues`); this only lays them out.
+
+A CSV file is opened in spreadsheets, which run a cell beginning with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return as a formula: every text cell
+that begins so gets a leading ``'`` (:func:`spreadsheet_text`, OWASP's rule for
+CSV injection); the magnitude stays a number.
 """
 
 from __future__ import annotations
@@ -35,6 +40,15 @@ COLUMNS = (
 """The CSV's header, one row per value; the JSON's value records use the same names."""
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula."""
+
+
+def spreadsheet_text(text: str) -> str:
+    """``text`` for a CSV text cell: a spreadsheet shows it, and never runs it."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
 def download_paths(registry_docname: str) -> tuple[str, str]:
     """The CSV and JSON files, beside the registry page (paths from the site's root)."""
     folder = registry_docname.rpartition("/")[0]
@@ -61,11 +75,16 @@ def value_record(entry: EntryValues, value: Value) -> dict[str, Any]:
 def registry_csv(entries: Sequence[EntryValues]) -> str:
     """Every value of every entry, one CSV row each, in registry and attribute order."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    # RFC 4180's line break: the writer quotes a field holding any character of it, so a
+    # carriage return in a value is quoted, not taken for the end of a row.
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for entry in entries:
         for value in entry.values:
-            row = value_record(entry, value)
+            row = {
+                column: spreadsheet_text(cell) if isinstance(cell, str) else cell
+                for column, cell in value_record(entry, value).items()
+            }
             row["magnitude"] = "" if row["magnitude"] is None else repr(row["magnitude"])
             row["available"] = "true" if value.available else "false"
             writer.writerow(row)

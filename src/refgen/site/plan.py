@@ -9,13 +9,14 @@ what it finds wrong with the registry (:attr:`Plan.problems`) with the pages.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from refgen.analysis import discovery
-from refgen.analysis.model import Problem, RegistryDoc, WarningKind
+from refgen.analysis.model import Problem, RegistryDoc, SourceLocation, WarningKind
+from refgen.config import setting_line, setting_name
 
 if TYPE_CHECKING:
     from refgen.project import Project
@@ -187,3 +188,34 @@ def stray_entries(registry: RegistryDoc, classes: Iterable[type]) -> list[Proble
         f"refgen_modules defines: {named}"
     )
     return [Problem(WarningKind.REGISTRY, message, registry.location, registry.qualname)]
+
+
+def empty_reference(project: Project, loading: Sequence[Problem]) -> Problem | None:
+    """Why the reference documents nothing, if it does not: no module or registry is
+    configured, or the modules hold no scenario class and no registry entry names one.
+
+    None as well when a module or the registry cannot be read (``loading``, the problems
+    :meth:`Project.load` returned): that problem says why.
+    """
+    if project.classes or loading:
+        return None
+    settings = project.settings
+    modules, registry = settings.modules, settings.registry
+    if modules:
+        names = ", ".join(repr(name) for name in modules)
+        holds = "holds" if len(modules) == 1 else "hold"
+        reason = (
+            f"{setting_name(settings, 'modules')} names {names}, which {holds} no scenario class"
+        )
+        if registry:
+            reason += f", and {setting_name(settings, 'registry')} has no entry"
+    elif registry:
+        reason = f"{setting_name(settings, 'registry')} names {registry!r}, which has no entry"
+    else:
+        reason = (
+            f"{setting_name(settings, 'modules')} and {setting_name(settings, 'registry')} "
+            "name nothing to document"
+        )
+    line = setting_line(settings, "modules" if modules or not registry else "registry")
+    location = SourceLocation(str(settings.source), line) if settings.source and line else None
+    return Problem(WarningKind.IMPORT, f"the reference is empty: {reason}", location, "")

@@ -31,7 +31,7 @@ from refgen.project import Project
 from refgen.render import blocks
 from refgen.site.compose import recorded_pages
 from refgen.site.fingerprint import SiteIndex
-from refgen.site.plan import PlannedPage, plan_pages
+from refgen.site.plan import PlannedPage, empty_reference, plan_pages
 from refgen.sphinx import (
     compact_tables,
     directives,
@@ -85,7 +85,9 @@ def _generate_pages(app: Sphinx) -> None:
     site = SiteIndex(project, Path(app.doctreedir))
     plan = plan_pages(project, site.helper_modules())
     pages = plan.pages
-    report([*loading_problems, *plan.problems, *site.problems()], project.settings)
+    empty = empty_reference(project, loading_problems)
+    found = [*loading_problems, *plan.problems, *site.problems(), *([empty] if empty else [])]
+    report(found, project.settings)
     if project.settings.checks:
         report(check_problems(project), project.settings)
     project.registry_files()  # found once here: for a broken registry, that means importing it
@@ -290,7 +292,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-settings", directives.SettingsTableDirective)
     app.add_directive("refgen-warnings", directives.WarningsTableDirective)
     app.add_directive("refgen-sweep", sweeps.SweepDirective)
-    app.add_post_transform(roles.SourceLinks)
     app.add_post_transform(links.ScriptLinks)
     app.add_transform(links.AnonymousLinks)
     app.connect("config-inited", check_settings)
@@ -311,6 +312,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", memory.let_go_of_pages_read)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
+    app.connect("doctree-resolved", roles.resolve_source_links, priority=400)
     app.connect("doctree-resolved", compact_tables.expand_tables)
     app.connect("build-finished", records.stop_write_capture)
     # furo fills its sidebar at priority 500: the first handler runs before it, the second after.

@@ -21,14 +21,17 @@ replays them (:mod:`refgen.sphinx.records`) print the same lines.
 
 from __future__ import annotations
 
+import logging as std_logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from sphinx.util import logging
 
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
 from refgen.analysis.scenarios import is_missing_docstring
 from refgen.config import PREFIX, Settings
+from refgen.render.markup import printable
 
 logger = logging.getLogger("refgen")
 
@@ -39,10 +42,39 @@ NAMED = 3
 
 
 def warn(kind: WarningKind, message: str, location: SourceLocation | str | None) -> None:
-    """Report a problem as a Sphinx warning of type ``refgen.<kind>``."""
-    logger.warning(
-        message, type="refgen", subtype=str(kind), location=str(location) if location else None
-    )
+    """Report a problem as a Sphinx warning of type ``refgen.<kind>``.
+
+    The message is cleaned as the command line cleans its output (``printable``):
+    text from the user's code (an example's output, an exception's message) may hold
+    terminal escapes and bidirectional controls.
+    """
+    with _despite_logging_disable():
+        logger.warning(
+            printable(message),
+            type="refgen",
+            subtype=str(kind),
+            location=str(location) if location else None,
+        )
+
+
+@contextmanager
+def _despite_logging_disable() -> Iterator[None]:
+    """Lift ``logging.disable`` while the block logs.
+
+    A scenario module may call ``logging.disable(logging.WARNING)`` at import to
+    silence a noisy library; refgen's warnings (and with them ``-W``) must not go
+    with it. Only refgen's own warnings are let through: the user's setting is
+    back in force when the block ends.
+    """
+    disabled = std_logging.root.manager.disable
+    if not disabled:
+        yield
+        return
+    std_logging.disable(std_logging.NOTSET)
+    try:
+        yield
+    finally:
+        std_logging.disable(disabled)
 
 
 def warn_problem(problem: Problem) -> None:

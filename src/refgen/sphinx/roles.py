@@ -1,4 +1,4 @@
-"""Roles and post-transforms: values quoted in prose, and links to highlighted source."""
+"""Roles and source links: values quoted in prose, and links to highlighted source."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxRole
 from sphinx.util.nodes import make_refnode
 
@@ -57,30 +57,28 @@ class ScenarioValueRole(SphinxRole):
         return [reference], []
 
 
-class SourceLinks(SphinxPostTransform):
-    """Point source links at viewcode's module pages, or leave plain text."""
+def resolve_source_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved``: point source links at viewcode's module pages, or leave plain
+    text.
 
-    default_priority = 100
+    An event handler, not a post-transform: a post-transform reaches the builder only
+    through ``SphinxTransform.app``, deprecated for Sphinx 11.
+    """
+    modules = getattr(app.env, "_viewcode_modules", {})
+    for node in list(doctree.findall(pending_source_link)):
+        module_name, _, fullname = _split(node["reftarget"], modules)
+        if app.builder.format == "html" and modules.get(module_name):
+            page = "_modules/" + module_name.replace(".", "/")
+            ref = make_refnode(app.builder, docname, page, fullname, node.children[0].deepcopy())
+            node.replace_self(ref)
+        else:
+            node.replace_self(node.children[0].deepcopy())
 
-    def run(self, **kwargs: Any) -> None:
-        modules = getattr(self.env, "_viewcode_modules", {})
-        for node in list(self.document.findall(pending_source_link)):
-            target = node["reftarget"]
-            module_name, _, fullname = self._split(target, modules)
-            if self.app.builder.format == "html" and modules.get(module_name):
-                page = "_modules/" + module_name.replace(".", "/")
-                ref = make_refnode(
-                    self.app.builder, self.env.docname, page, fullname, node.children[0].deepcopy()
-                )
-                node.replace_self(ref)
-            else:
-                node.replace_self(node.children[0].deepcopy())
 
-    @staticmethod
-    def _split(target: str, modules: dict[str, Any]) -> tuple[str, str, str]:
-        parts = target.split(".")
-        for split in range(len(parts) - 1, 0, -1):
-            module_name = ".".join(parts[:split])
-            if module_name in modules or module_name in sys.modules:
-                return module_name, ".", ".".join(parts[split:])
-        return target.rpartition(".")
+def _split(target: str, modules: dict[str, Any]) -> tuple[str, str, str]:
+    parts = target.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        module_name = ".".join(parts[:split])
+        if module_name in modules or module_name in sys.modules:
+            return module_name, ".", ".".join(parts[split:])
+    return target.rpartition(".")

@@ -3,6 +3,8 @@
 Every stub holds one refgen directive, so the real content is produced when
 Sphinx reads the page, with warnings mapped to the Python source. Stubs are
 written only when their text changes, and stubs of removed pages are deleted.
+A stub begins with :data:`GENERATED_MARK`: a file without it is the author's,
+and refgen never overwrites or deletes it (:class:`NotRefgens`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.errors import SphinxError
 
 from refgen.site.plan import PlannedPage
 from refgen.sphinx import records
@@ -72,23 +75,52 @@ def write_if_changed(path: Path, text: str) -> bool:
     return True
 
 
+class NotRefgens(SphinxError):
+    """Pages refgen would write are files the author wrote: the build stops before any."""
+
+    category = "refgen will not overwrite pages it did not write"
+
+
+def is_stub(path: Path) -> bool:
+    """Whether ``path`` is a stub refgen wrote (compared as bytes: a page of the
+    author's own may be in any encoding)."""
+    with path.open("rb") as file:
+        return file.read(len(_MARK)) == _MARK
+
+
+_MARK = GENERATED_MARK.encode("utf-8")
+
+
+def refuse_authors_pages(paths: Iterable[Path]) -> None:
+    """Raise :class:`NotRefgens` if any of ``paths`` exists and is not a stub."""
+    theirs = [path for path in paths if path.exists() and not is_stub(path)]
+    if theirs:
+        raise NotRefgens(
+            "\n".join(
+                f"{path} was not written by refgen (its first line is not {GENERATED_MARK!r})"
+                for path in theirs
+            )
+            + "\nMove these pages, or set refgen_root to a folder of refgen's own."
+        )
+
+
 def write_stubs(pages: Iterable[PlannedPage], srcdir: Path, roots: Iterable[str]) -> list[str]:
     """Write a stub per page under ``srcdir``; delete refgen stubs no longer planned
     from the folders ``roots`` (this build's reference folder, and the last one's).
 
+    Nothing is written when a planned page is a file of the author's (:class:`NotRefgens`).
     Returns the docnames whose stub was written.
     """
     pages = list(pages)
+    planned = {srcdir / f"{page.docname}{SUFFIX}" for page in pages}
+    refuse_authors_pages(sorted(planned))
     written = [
         page.docname
         for page in pages
         if write_if_changed(srcdir / f"{page.docname}{SUFFIX}", stub_text(page))
     ]
-    planned = {srcdir / f"{page.docname}{SUFFIX}" for page in pages}
-    mark = GENERATED_MARK.encode("utf-8")
     for root in roots:
         for path in (srcdir / root).rglob(f"*{SUFFIX}"):
-            # Compared as bytes: a page of the author's own may be in any encoding.
-            if path not in planned and path.read_bytes().startswith(mark):
+            if path not in planned and is_stub(path):
                 path.unlink()
     return written
