@@ -42,6 +42,7 @@ from refgen.sphinx import (
     memory,
     navigation,
     nodes,
+    private,
     records,
     roles,
     search_index,
@@ -191,7 +192,7 @@ def settings_of(config: Config) -> Settings:
         settings = Settings.from_mapping(values, "conf.py", prefix=PREFIX)
     except ConfigError as error:
         raise SphinxConfigError(str(error)) from error
-    conf_py = getattr(config, "_raw_config", {}).get("__file__")
+    conf_py = private.raw_config(config).get("__file__")
     return dataclasses.replace(settings, source=Path(conf_py)) if conf_py else settings
 
 
@@ -200,7 +201,7 @@ def check_settings(app: Sphinx, config: Config) -> None:
     declared = {f"{PREFIX}{spec.name}" for spec in setting_fields()}
     unknown = sorted(
         name
-        for name in getattr(config, "_raw_config", {})
+        for name in private.raw_config(config)
         if name.startswith(PREFIX) and name not in declared
     )
     if unknown:

@@ -44,6 +44,7 @@ from sphinx.highlighting import PygmentsBridge, lexer_classes, lexers
 
 from refgen.analysis.guard import call_user_code
 from refgen.files import replace_atomically
+from refgen.sphinx.private import viewcode_modules
 from refgen.sphinx.state import project_of
 
 CACHE_FILE = "refgen-highlighted-source.pickle"
@@ -217,7 +218,7 @@ def split_at_definitions(source: str) -> list[str] | None:
 
 def install(app: Sphinx) -> list[Any]:
     """``html-collect-pages``, before viewcode's: highlight its modules in pieces."""
-    shown = getattr(app.env, "_viewcode_modules", {})
+    shown = viewcode_modules(app.env)
     texts = {entry[0] for entry in shown.values() if entry}
     bridge = getattr(app.builder, "highlighter", None)
     if texts and isinstance(bridge, PygmentsBridge) and bridge.dest == "html":

@@ -26,6 +26,7 @@ from sphinx.util.parsing import nested_parse_to_nodes
 from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import escape, serialize
+from refgen.sphinx.private import event_listeners
 from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
 from refgen.sphinx.sandbox import disarm, guarded_directives
 
@@ -653,7 +654,7 @@ table cell of plain data."""
 def later_handlers_may_read_cells(app: object) -> bool:
     """Whether a ``doctree-resolved`` handler that runs after :func:`expand_tables` comes
     from anywhere but :data:`QUIET_HANDLERS` (when unsure: yes)."""
-    listeners = getattr(getattr(app, "events", None), "listeners", {}).get("doctree-resolved")
+    listeners = event_listeners(app, "doctree-resolved")
     if not listeners:
         return True
     ordered = sorted(listeners, key=lambda listener: listener.priority)

@@ -16,6 +16,7 @@ from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import WarningKind
 from refgen.sphinx.incremental import quote_shown
 from refgen.sphinx.nodes import pending_source_link
+from refgen.sphinx.private import viewcode_modules
 from refgen.sphinx.records import note_quote
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
@@ -69,7 +70,7 @@ class SourceLinks(SphinxPostTransform):
     default_priority = 100
 
     def run(self, **kwargs: Any) -> None:
-        modules = getattr(self.env, "_viewcode_modules", {})
+        modules = viewcode_modules(self.env)
         for node in list(self.document.findall(pending_source_link)):
             target = node["reftarget"]
             module_name, _, fullname = self._split(target, modules)
