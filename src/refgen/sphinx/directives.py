@@ -33,9 +33,9 @@ from refgen.render.reference_tables import settings_reference, warnings_referenc
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.nodes import NodeBuilder
-from refgen.sphinx.records import note_page, planned_pages
+from refgen.sphinx.records import note_page
 from refgen.sphinx.reporting import warn
-from refgen.sphinx.state import project_of
+from refgen.sphinx.state import build_state, project_of
 from refgen.sphinx.stubs import set_toc_depth
 
 
@@ -84,7 +84,7 @@ class PageDirective(SphinxDirective):
 
     def note_toc_depth(self, page: PlannedPage) -> None:
         """A page refgen planned (its stub) enters tables of contents as deep as its kind says."""
-        stub = planned_pages(self.env).get(self.env.docname)
+        stub = build_state(self.env).planned.get(self.env.docname)
         if stub is not None and stub[0].kind == page.kind:
             set_toc_depth(self.env.metadata[self.env.docname], page)
 

@@ -51,7 +51,7 @@ from refgen.sphinx import (
     viewcode,
 )
 from refgen.sphinx.reporting import report
-from refgen.sphinx.state import project_if_any, set_project
+from refgen.sphinx.state import build_state, merge_state, purge_page
 from refgen.sphinx.stubs import write_stubs
 
 logger = logging.getLogger(__name__)
@@ -76,7 +76,8 @@ def _generate_pages(app: Sphinx) -> None:
         )
 
     project = Project(settings_of(app.config), progress)
-    set_project(app.env, project)
+    state = build_state(app.env)
+    state.start_build(project)
     memory.freeze_what_sphinx_loaded()
     project.load()
     memory.freeze_what_lives_on()  # the library and its registry
@@ -95,10 +96,10 @@ def _generate_pages(app: Sphinx) -> None:
     records.plan(app.env, pages, fingerprints.by_page)
     project.cache.release_syntax_trees()
     # Stubs of the last build's reference folder go too, when the setting changed.
-    previous = getattr(app.env, records.ROOT, project.settings.root)
+    previous = state.root or project.settings.root
     roots = sorted({previous, project.settings.root})
     written = write_stubs(pages, Path(app.srcdir), roots)
-    setattr(app.env, records.ROOT, project.settings.root)
+    state.root = project.settings.root
     memory.freeze_what_lives_on()  # the analysis
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
@@ -115,10 +116,11 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
 
     Not in a parallel build: Sphinx's own readers use the other cores there.
     """
-    project = project_if_any(env)
+    state = build_state(env)
+    project = state.project
     if app.parallel > 1 or project is None:
         return
-    planned = records.planned_pages(env)  # docname -> (page, fingerprint)
+    planned = state.planned  # docname -> (page, fingerprint)
     pages = [planned[docname][0] for docname in docnames if docname in planned]
     class_pages = {  # class -> its page and the stub Sphinx reads for it
         page.argument: (page, env.doc2path(page.docname).as_posix())
@@ -151,14 +153,33 @@ def shown_modules(pages: Iterable[PlannedPage]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-updated``: every page is read; the worker has only the module texts it lexes
-    left to give."""
-    project = project_if_any(env)
+def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> None:
+    """Once every page is read: the worker has only the module texts it lexes left to
+    give."""
+    project = build_state(env).project
     if project is not None:
         highlighting.take_lexed_ahead(app, project.take_ahead)
         project.stop_computing_ahead()
-    return []
+
+
+def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-updated``, once every page is read: refgen's steps, in this order; the pages
+    to write again though they were not read.
+
+    The examples run first: their warnings belong to their pages. The worker
+    then gives the last of what it computed and stops. viewcode's module list
+    is made a clean build's before the pages around which the site changed
+    are found, and every page's problems are reported last, together.
+    """
+    examples.run_queued_examples(app, env)
+    stop_computing_ahead(app, env)
+    viewcode.forget_modules_nothing_documents(env)
+    write_again = [
+        *incremental.pages_whose_surroundings_changed(app, env),
+        *incremental.pages_with_unresolved_links(app, env),
+    ]
+    records.report_page_problems(env)
+    return list(dict.fromkeys(write_again))
 
 
 def progress_name(item: object) -> str:
@@ -293,14 +314,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", add_static_path)
     app.connect("builder-inited", generate_pages)
     app.connect("builder-inited", add_media_types)
-    app.connect("env-purge-doc", examples.purge_examples)
-    app.connect("env-merge-info", examples.merge_examples)
-    app.connect("env-updated", examples.run_queued_examples)
+    app.connect("env-purge-doc", purge_page)
+    app.connect("env-merge-info", merge_state)
     app.connect("env-get-outdated", incremental.outdated_pages)
     app.connect("env-before-read-docs", compute_ahead)
-    app.connect("env-updated", stop_computing_ahead)
-    app.connect("env-purge-doc", records.purge)
-    app.connect("env-merge-info", records.merge)
+    app.connect("env-updated", after_reading)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
     app.connect("doctree-read", memory.release_read_doctrees)
@@ -319,10 +337,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)
     app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
-    app.connect("env-updated", viewcode.forget_modules_nothing_documents)
-    app.connect("env-updated", incremental.pages_whose_surroundings_changed)
-    app.connect("env-updated", incremental.pages_with_unresolved_links)
-    app.connect("env-updated", records.report_page_problems, priority=600)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)

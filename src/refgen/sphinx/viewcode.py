@@ -16,9 +16,8 @@ an incremental one lists.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.build_phase import BuildPhase
 
@@ -65,8 +64,8 @@ def refresh_highlighted_source(app: Sphinx) -> None:
             shown[name] = (*current, *entry[2:])
 
 
-def forget_modules_nothing_documents(app: Sphinx, env: Any) -> list[str]:
-    """``env-updated``: forget the modules viewcode noted with no documented object in them.
+def forget_modules_nothing_documents(env: BuildEnvironment) -> None:
+    """Once every page is read: forget the modules viewcode noted with no documented object in them.
 
     viewcode follows a documented value to the module of its class (a registry
     entry whose class no page documents) and notes that module with nothing in
@@ -78,4 +77,3 @@ def forget_modules_nothing_documents(app: Sphinx, env: Any) -> list[str]:
     for name, entry in list(shown.items()):
         if entry and not entry[2]:  # (code, tags, used, refname): nothing used
             del shown[name]
-    return []
