@@ -23,7 +23,6 @@ from refgen.render.compose import (
     ComposedPage,
     RecordedPage,
     recorded,
-    recorded_key,
     recorded_page,
 )
 from refgen.render.pages import (
@@ -68,11 +67,10 @@ class PageDirective(SphinxDirective):
         """The page composed already, by the worker of this build (a class page) or to see
         whether it changed (:mod:`refgen.sphinx.incremental`), or composed here; a failure
         in the user's code is one warning, and the rest of the site builds."""
-        if planned.kind == "scenario":
-            call_user_code(project.take_figures_ahead, planned.argument)
-        ahead = project.take_ahead(recorded_key(planned))
-        if isinstance(ahead, RecordedPage):
-            return ahead
+        ahead = build_state(self.env).ahead
+        composed = ahead.take_page(planned) if ahead is not None else None
+        if composed is not None:
+            return composed
         page, error = call_user_code(recorded_page, project, planned, self.page_location().path)
         if error is None:
             assert page is not None

@@ -29,10 +29,10 @@ from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.render import blocks
-from refgen.render.compose import recorded_pages
 from refgen.site.fingerprint import SiteIndex
 from refgen.site.plan import PlannedPage, plan_pages
 from refgen.sphinx import (
+    ahead,
     directives,
     examples,
     exports,
@@ -77,7 +77,7 @@ def _generate_pages(app: Sphinx) -> None:
 
     project = Project(settings_of(app.config), progress)
     state = build_state(app.env)
-    state.start_build(project)
+    state.start_build(project, ahead.Prefetcher(project))
     memory.freeze_what_sphinx_loaded()
     project.load()
     memory.freeze_what_lives_on()  # the library and its registry
@@ -109,59 +109,6 @@ def _generate_pages(app: Sphinx) -> None:
     )
 
 
-def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """``env-before-read-docs``: the values and elasticities of the class pages about to be
-    read, and those pages composed, in a second process while this one reads
-    (:mod:`refgen.evaluate.ahead`).
-
-    Not in a parallel build: Sphinx's own readers use the other cores there.
-    """
-    state = build_state(env)
-    project = state.project
-    if app.parallel > 1 or project is None:
-        return
-    planned = state.planned  # docname -> (page, fingerprint)
-    pages = [planned[docname][0] for docname in docnames if docname in planned]
-    class_pages = {  # class -> its page and the stub Sphinx reads for it
-        page.argument: (page, env.doc2path(page.docname).as_posix())
-        for page in pages
-        if page.kind == "scenario"
-    }
-    jobs = highlighting.lexing_jobs(app, shown_modules(page for page, _ in planned.values()))
-    worker = project.compute_ahead(
-        list(class_pages),
-        jobs,
-        with_figures=lambda qualname: recorded_pages(project, [class_pages[qualname]]),
-    )
-    if worker is not None:
-        logger.verbose(
-            "[refgen] figures of %d classes computed ahead in process %s",
-            len(worker.keys),
-            worker.pid,
-        )
-
-
-def shown_modules(pages: Iterable[PlannedPage]) -> list[str]:
-    """The modules whose objects ``pages`` document: those of categories and helpers, and
-    the registry's (as far as its dotted path tells)."""
-    found = []
-    for page in pages:
-        if page.kind in ("category", "helpers"):
-            found.append(page.argument)
-        elif page.kind == "registry":
-            found.append(page.argument.rpartition(".")[0])
-    return list(dict.fromkeys(found))
-
-
-def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> None:
-    """Once every page is read: the worker has only the module texts it lexes left to
-    give."""
-    project = build_state(env).project
-    if project is not None:
-        highlighting.take_lexed_ahead(app, project.take_ahead)
-        project.stop_computing_ahead()
-
-
 def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-updated``, once every page is read: refgen's steps, in this order; the pages
     to write again though they were not read.
@@ -172,7 +119,7 @@ def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
     are found, and every page's problems are reported last, together.
     """
     examples.run_queued_examples(app, env)
-    stop_computing_ahead(app, env)
+    ahead.stop_computing_ahead(app, env)
     viewcode.forget_modules_nothing_documents(env)
     write_again = [
         *incremental.pages_whose_surroundings_changed(app, env),
@@ -317,7 +264,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", purge_page)
     app.connect("env-merge-info", merge_state)
     app.connect("env-get-outdated", incremental.outdated_pages)
-    app.connect("env-before-read-docs", compute_ahead)
+    app.connect("env-before-read-docs", ahead.compute_ahead)
     app.connect("env-updated", after_reading)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)

@@ -42,7 +42,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from refgen.analysis.guard import call_user_code
-from refgen.render.compose import recorded_key, recorded_page
+from refgen.render.compose import recorded_page
 from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
@@ -72,8 +72,8 @@ def outdated_pages(
             stub = env.doc2path(docname).as_posix()
             recorded, error = call_user_code(recorded_page, project, page, stub)
             if recorded is None or error is not None or recorded.digest != record.digest:
-                if recorded is not None:  # read next, as composed here
-                    project.keep_for_later(recorded_key(page), recorded)
+                if recorded is not None and state.ahead is not None:  # read next, as composed
+                    state.ahead.keep_page(page, recorded)
                 outdated.append(docname)
                 continue
             composed = recorded.composed

@@ -5,8 +5,9 @@ The environment is pickled at the end of reading, kept for the next build and
 sent back from parallel readers: :class:`PageRecord` per generated page, the
 reference folder and what each HTML builder last wrote around the pages travel
 with it. The Project (which pickles as its settings), the planned pages and the
-queued examples are remade or refilled by every build. The shared navigation
-belongs to one process and one build, and is never pickled.
+queued examples are remade or refilled by every build. The compute-ahead
+prefetcher and the shared navigation belong to one process and one build, and
+are never pickled.
 
 A parallel reader's records and queued examples come back at ``env-merge-info``
 (:func:`merge_state`); a page about to be read again loses both at
@@ -26,6 +27,8 @@ from refgen.site.plan import PlannedPage
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
+
+    from refgen.sphinx.ahead import Prefetcher
 
 StoredWarning = tuple[str, str | None, str | None, Any]
 """A warning as given: message, type, subtype and location (a string or a pair)."""
@@ -92,10 +95,12 @@ class BuildState:
     """Whether this build reads any page again (:mod:`refgen.sphinx.incremental`)."""
 
     # Of this process and build only: never pickled.
+    ahead: Prefetcher | None = None
+    """Figures, pages and lexed source computed ahead (:mod:`refgen.sphinx.ahead`)."""
     navigation: str | None = None
     """The shared navigation tree as HTML, once rendered (:mod:`refgen.sphinx.navigation`)."""
 
-    TRANSIENT: ClassVar[tuple[str, ...]] = ("navigation",)
+    TRANSIENT: ClassVar[tuple[str, ...]] = ("ahead", "navigation")
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if k not in self.TRANSIENT}
@@ -106,9 +111,12 @@ class BuildState:
         known = {f.name for f in fields(self)}
         vars(self).update((k, v) for k, v in state.items() if k in known)
 
-    def start_build(self, project: Project) -> None:
-        """``builder-inited``: a new Project, and nothing of the last build's own."""
+    def start_build(self, project: Project, ahead: Prefetcher) -> None:
+        """``builder-inited``: a new Project and Prefetcher, nothing of the last build's own."""
+        if self.ahead is not None:
+            self.ahead.stop()
         self.project = project
+        self.ahead = ahead
         self.planned = {}
         self.anything_read = False
         self.navigation = None
