@@ -13,18 +13,18 @@ from typing import Any
 
 import pytest
 
-from refgen import project as project_module
 from refgen.evaluate import ahead as ahead_module
 from refgen.evaluate.ahead import FORK_AVAILABLE, NOT_GIVEN, AheadWorker, can_fork
 from refgen.site import compose as compose_module
 from refgen.site.plan import PlannedPage
-from refgen.sphinx import extension, highlighting
+from refgen.sphinx import ahead as prefetching
+from refgen.sphinx import highlighting
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html, section, text
 
 pytestmark = pytest.mark.skipif(not FORK_AVAILABLE, reason="the worker forks (Linux only)")
 
-CLASSES = 10  # more than project.AHEAD_MINIMUM
+CLASSES = 10  # more than refgen.sphinx.ahead.AHEAD_MINIMUM
 
 MODELS = '''
 import os
@@ -114,12 +114,13 @@ def test_the_worker_computes_the_figures_the_build_would(
     assert processes(log) == {"worker"}  # the values and the elasticities
 
     log.unlink()
-    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert processes(log) == {"build"}
     shown = figure_sections(ahead.outdir)
     assert shown == figure_sections(alone.outdir)
-    assert "3.00" in shown["Box2 Sensitivity"]  # volume = count × side³: elasticity 3 to the side
+    # Each figure is its whole part and its fraction, lined up: "3" then ".00".
+    assert "3 .00" in shown["Box2 Sensitivity"]  # volume = count × side³: elasticity 3 to the side
 
 
 def test_a_worker_that_dies_leaves_every_page_whole(
@@ -131,7 +132,7 @@ def test_a_worker_that_dies_leaves_every_page_whole(
     monkeypatch.setenv("AHEAD_TEST_DIE", "1")
     died = project.build("html", "-W", outdir=tmp_path / "died")
     assert died.returncode == 0, died.stderr
-    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert figure_sections(died.outdir) == figure_sections(alone.outdir)
     assert module_source(died.outdir) == module_source(alone.outdir)
@@ -141,7 +142,7 @@ def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyP
     project = write_boxes(tmp_path / "boxes")
     log = tmp_path / "processes.log"
     monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
-    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     assert project.build("html", "-W").returncode == 0
     assert processes(log) == {"build"}
 
@@ -177,7 +178,7 @@ def test_the_worker_composes_each_class_page(
     again = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert "0 added, 0 changed, 0 removed" in again.stdout
 
-    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert composed_by_build.count("scenario") == CLASSES
     assert site_files(ahead.outdir) == site_files(alone.outdir)
@@ -191,7 +192,7 @@ def test_the_modules_to_lex_are_those_the_pages_document() -> None:
         PlannedPage("reference/helpers/pkg.physics", "helpers", "pkg.physics"),
         PlannedPage("reference/registry", "registry", "pkg.registry.Named"),
     ]
-    assert extension.shown_modules(pages) == ["pkg.models", "pkg.physics", "pkg.registry"]
+    assert prefetching.shown_modules(pages) == ["pkg.models", "pkg.physics", "pkg.registry"]
 
 
 def module_source(outdir: Path) -> str:
@@ -218,7 +219,7 @@ def test_the_worker_lexes_the_module_source_the_build_shows(
     assert ahead.returncode == 0, ahead.stderr
     assert not [text for text in lexed_by_build if "class Box" in text]
 
-    monkeypatch.setattr(project_module, "AHEAD_MINIMUM", CLASSES + 1)
+    monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert alone.returncode == 0, alone.stderr
     assert [text for text in lexed_by_build if "class Box" in text]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import traceback
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol, TypeVar
@@ -40,7 +40,6 @@ from refgen.analysis.model import (
 from refgen.analysis.source import ModuleSource
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
-from refgen.evaluate.ahead import NOT_GIVEN, AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.units import UnitSymbols, unit_registries
@@ -57,11 +56,6 @@ class Progress(Protocol):
 
 def no_progress(items: Sequence[T], summary: str) -> Iterable[T]:
     return items
-
-
-AHEAD_MINIMUM = 8
-"""Classes with registry entries below which a worker (:meth:`Project.compute_ahead`)
-costs more than it saves."""
 
 
 class Project:
@@ -93,9 +87,6 @@ class Project:
         self._entry_values: dict[tuple[str, str, str], EntryValues] = {}
         self._sensitivities: dict[str, tuple[Sensitivity, ...]] = {}
         self._sweeps: dict[SweepRequest, Sweep] = {}
-        self._ahead: AheadWorker | None = None
-        self._given_ahead: dict[Hashable, Any] = {}
-        """What the worker computed with a class's figures, by key, until taken."""
 
     def __getstate__(self) -> dict[str, Any]:
         # Sphinx pickles its environment, which holds the project; live modules and
@@ -364,7 +355,6 @@ class Project:
 
     def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...]:
         """Every input and derived value of every registry entry of the class."""
-        self._take_ahead(scenario)
         return tuple(self.entry_values(scenario, entry) for entry in scenario.registry_entries)
 
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
@@ -385,7 +375,6 @@ class Project:
         """The elasticities of every registry entry of the class
         (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
         build composes a page to compare it, then again to read it."""
-        self._take_ahead(scenario)
         if scenario.qualname not in self._sensitivities:
             self._sensitivities[scenario.qualname] = tuple(
                 entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
@@ -393,101 +382,22 @@ class Project:
             )
         return self._sensitivities[scenario.qualname]
 
-    def _take_ahead(self, scenario: ScenarioDoc) -> None:
-        """Remember the values and elasticities of the class that :meth:`compute_ahead`'s
-        worker computed, if it computed them."""
-        if self._ahead is None:
-            return
-        given = self._ahead.take(scenario.qualname)
-        if given is NOT_GIVEN:
-            return
-        entry_values: tuple[EntryValues, ...] = given[0]
-        sensitivities: tuple[Sensitivity, ...] = given[1]
-        if len(entry_values) != len(scenario.registry_entries):
-            return  # not this class's figures: nor what was made of them
-        self._given_ahead.update(given[2])
+    def has_figures(self, scenario: ScenarioDoc) -> bool:
+        """Whether the class's values and elasticities are computed (or given) already."""
+        return scenario.qualname in self._sensitivities
+
+    def remember_figures(
+        self,
+        scenario: ScenarioDoc,
+        entry_values: tuple[EntryValues, ...],
+        sensitivities: tuple[Sensitivity, ...],
+    ) -> None:
+        """The class's values and elasticities, computed elsewhere (by a worker of the
+        build, :mod:`refgen.sphinx.ahead`), kept as if computed here."""
         for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
             key = (scenario.qualname, entry.registry, entry.name)
             self._entry_values.setdefault(key, found)
         self._sensitivities.setdefault(scenario.qualname, sensitivities)
-
-    def compute_ahead(
-        self,
-        classes: Sequence[str],
-        jobs: Mapping[Hashable, Callable[[], Any]] | None = None,
-        with_figures: Callable[[str], Mapping[Hashable, Any]] | None = None,
-    ) -> AheadWorker | None:
-        """Start computing the values and elasticities of ``classes`` (dotted paths, in the
-        order their pages will be composed) in a forked process, so the pages find them
-        ready (:mod:`refgen.evaluate.ahead`); then each of ``jobs``. :meth:`take_ahead`
-        gives a job's result by its key (a tuple, so as not to meet a class's name), and
-        each result of ``with_figures(class)``, computed right after the class's figures
-        and sent with them, by its own key once those figures are taken.
-
-        Only where forking is safe (Linux, no other thread running), and only for at
-        least :data:`AHEAD_MINIMUM` classes with registry entries; None otherwise.
-        """
-        self._close_worker()
-        wanted = [
-            s.qualname
-            for s in self._scenarios_of(classes)
-            if s.registry_entries and s.qualname not in self._sensitivities
-        ]
-        if len(wanted) < AHEAD_MINIMUM or not can_fork():
-            return None
-
-        more = dict(jobs or {})
-
-        def compute(key: Hashable) -> Any:
-            if key in more:
-                return more[key]()
-            scenario = self.scenario(self.resolve(str(key)))
-            figures = self.values(scenario), self.sensitivities(scenario)
-            return (*figures, dict(with_figures(str(key))) if with_figures else {})
-
-        # The child needs longer than one time limit only when the library's code runs
-        # into it again and again; the build then does the rest itself.
-        patience = 2 * self.settings.eval_timeout + 10
-        self._ahead = AheadWorker(compute, [*wanted, *more], patience)
-        return self._ahead
-
-    def take_ahead(self, key: Hashable) -> Any:
-        """The result of a job given to :meth:`compute_ahead`, waiting for it if the worker
-        is still at work, or one computed with a class's figures already taken;
-        :data:`~refgen.evaluate.ahead.NOT_GIVEN` if there is none to give."""
-        if key in self._given_ahead:
-            return self._given_ahead.pop(key)
-        return NOT_GIVEN if self._ahead is None else self._ahead.take(key)
-
-    def take_figures_ahead(self, qualname: str) -> None:
-        """Take in the class's figures from the worker, with what came with them, if the
-        worker has them to give."""
-        if self._ahead is not None:
-            self._take_ahead(self.scenario(self.resolve(qualname)))
-
-    def _scenarios_of(self, classes: Sequence[str]) -> list[ScenarioDoc]:
-        found = []
-        for dotted in classes:
-            scenario, error = call_user_code(lambda d=dotted: self.scenario(self.resolve(d)))
-            if error is None and scenario is not None:
-                found.append(scenario)
-        return found
-
-    def stop_computing_ahead(self) -> None:
-        """Stop the worker :meth:`compute_ahead` started, if any; what it has not given
-        is computed here when asked for."""
-        self._given_ahead.clear()
-        self._close_worker()
-
-    def _close_worker(self) -> None:
-        if self._ahead is not None:
-            self._ahead.close()
-            self._ahead = None
-
-    def keep_for_later(self, key: Hashable, result: Any) -> None:
-        """A result computed already (a page composed to see whether it changed), for
-        :meth:`take_ahead` to give when the build asks for it."""
-        self._given_ahead[key] = result
 
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
         """The headline attribute's value for the class's first registry entry."""

@@ -37,7 +37,7 @@ import sys
 import threading
 from collections.abc import Callable, Hashable, Iterable
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Final, Generic, TypeVar, cast
 
 from refgen.analysis.guard import call_user_code
 
@@ -45,13 +45,18 @@ FORK_AVAILABLE = sys.platform == "linux" and "fork" in multiprocessing.get_all_s
 """Only Linux: forking a process that has imported arbitrary libraries is unsafe on macOS."""
 
 
-class _NotGiven:
+class NotGiven:
+    """The type of :data:`NOT_GIVEN`, its one instance."""
+
     def __repr__(self) -> str:
         return "NOT_GIVEN"
 
 
-NOT_GIVEN: Any = _NotGiven()
+NOT_GIVEN: Final = NotGiven()
 """What :meth:`AheadWorker.take` returns for a key whose result the child did not give."""
+
+K = TypeVar("K", bound=Hashable)
+R = TypeVar("R")
 
 
 MOST_HELD = 32 * 2**20
@@ -64,20 +69,18 @@ def can_fork() -> bool:
     return FORK_AVAILABLE and threading.active_count() == 1
 
 
-class AheadWorker:
+class AheadWorker(Generic[K, R]):
     """A forked process computing ``compute(key)`` for each key, in order.
 
     ``patience`` is how many seconds :meth:`take` waits for the child's next
     result before it gives the child up.
     """
 
-    def __init__(
-        self, compute: Callable[[Any], Any], keys: Iterable[Hashable], patience: float
-    ) -> None:
+    def __init__(self, compute: Callable[[K], R], keys: Iterable[K], patience: float) -> None:
         self.keys = list(dict.fromkeys(keys))
         self.patience = patience
         self._expected = set(self.keys)
-        self._results: dict[Hashable, bytes | None] = {}
+        self._results: dict[K, bytes | None] = {}
         """Results received and not yet taken, still pickled: smaller than what they hold.
         None for a key the child could not give."""
         self._held = 0
@@ -98,7 +101,7 @@ class AheadWorker:
     def pid(self) -> int | None:
         return self._process.pid
 
-    def take(self, key: Hashable) -> Any:
+    def take(self, key: K) -> R | NotGiven:
         """The child's result for ``key``, once; :data:`NOT_GIVEN` if it has none to give."""
         if os.getpid() != self._owner or key not in self._expected:
             return NOT_GIVEN
@@ -111,7 +114,9 @@ class AheadWorker:
             return NOT_GIVEN
         self._held -= len(payload)
         result, error = call_user_code(pickle.loads, payload)
-        return NOT_GIVEN if error is not None else result
+        if error is not None:
+            return NOT_GIVEN
+        return cast(R, result)  # what compute(key) returned, pickled and back
 
     def _receive_ready(self) -> None:
         """Every result the child has sent so far, up to :data:`MOST_HELD` bytes: a full
@@ -149,7 +154,7 @@ class AheadWorker:
         self._receiver.close()
 
 
-def _compute_all(compute: Callable[[Any], Any], keys: list[Hashable], sender: Connection) -> None:
+def _compute_all(compute: Callable[[K], R], keys: list[K], sender: Connection) -> None:
     """The child: each key's result, pickled and sent as soon as it is computed."""
     for key in keys:
         try:

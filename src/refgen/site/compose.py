@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ExampleBlock, Problem
 from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues, raising_properties
@@ -70,24 +69,6 @@ def recorded(composed: ComposedPage, docname: str) -> RecordedPage:
     return RecordedPage(
         composed, page_digest(composed), MarkdownWriter(docname).page(composed.page)
     )
-
-
-def recorded_key(planned: PlannedPage) -> tuple[str, PlannedPage]:
-    """The key of a page recorded ahead (:func:`recorded_pages`)."""
-    return ("recorded page", planned)
-
-
-def recorded_pages(
-    project: Project, pages: Sequence[tuple[PlannedPage, str]]
-) -> dict[Hashable, RecordedPage]:
-    """Each of ``pages`` (a page and the path of its stub) recorded, by :func:`recorded_key`;
-    a page whose composing fails is left out, for the build to compose and report."""
-    found: dict[Hashable, RecordedPage] = {}
-    for planned, stub_path in pages:
-        page, error = call_user_code(recorded_page, project, planned, stub_path)
-        if page is not None and error is None:
-            found[recorded_key(planned)] = page
-    return found
 
 
 def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage:

@@ -25,6 +25,7 @@ from refgen.sphinx.nodes import (
     refgen_search_words,
     refgen_table,
 )
+from refgen.sphinx.private import event_listeners
 
 HEADER_ROW = -1
 """Row number of a table's header in :func:`live_cells`; body rows count from 0."""
@@ -168,7 +169,7 @@ table cell of plain data."""
 def later_handlers_may_read_cells(app: object) -> bool:
     """Whether a ``doctree-resolved`` handler that runs after :func:`expand_tables` comes
     from anywhere but :data:`QUIET_HANDLERS` (when unsure: yes)."""
-    listeners = getattr(getattr(app, "events", None), "listeners", {}).get("doctree-resolved")
+    listeners = event_listeners(app, "doctree-resolved")
     if not listeners:
         return True
     ordered = sorted(listeners, key=lambda listener: listener.priority)

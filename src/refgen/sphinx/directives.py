@@ -27,15 +27,14 @@ from refgen.site.compose import (
     ComposedPage,
     RecordedPage,
     recorded,
-    recorded_key,
     recorded_page,
 )
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.node_builder import NodeBuilder
-from refgen.sphinx.records import note_page, planned_pages
+from refgen.sphinx.records import note_page
 from refgen.sphinx.reporting import warn
-from refgen.sphinx.state import project_of
+from refgen.sphinx.state import build_state, project_of
 from refgen.sphinx.stubs import set_toc_depth
 
 
@@ -68,11 +67,10 @@ class PageDirective(SphinxDirective):
         """The page composed already, by the worker of this build (a class page) or to see
         whether it changed (:mod:`refgen.sphinx.incremental`), or composed here; a failure
         in the user's code is one warning, and the rest of the site builds."""
-        if planned.kind == "scenario":
-            call_user_code(project.take_figures_ahead, planned.argument)
-        ahead = project.take_ahead(recorded_key(planned))
-        if isinstance(ahead, RecordedPage):
-            return ahead
+        ahead = build_state(self.env).ahead
+        composed = ahead.take_page(planned) if ahead is not None else None
+        if composed is not None:
+            return composed
         page, error = call_user_code(recorded_page, project, planned, self.page_location().path)
         if error is None:
             assert page is not None
@@ -84,7 +82,7 @@ class PageDirective(SphinxDirective):
 
     def note_toc_depth(self, page: PlannedPage) -> None:
         """A page refgen planned (its stub) enters tables of contents as deep as its kind says."""
-        stub = planned_pages(self.env).get(self.env.docname)
+        stub = build_state(self.env).planned.get(self.env.docname)
         if stub is not None and stub[0].kind == page.kind:
             set_toc_depth(self.env.metadata[self.env.docname], page)
 

@@ -4,7 +4,7 @@ The Markdown files are the reference as plain text for language models, one
 beside every generated page, and ``llms.txt`` lists them.
 
 All are written at ``build-finished`` from the page records
-(:mod:`refgen.sphinx.records`): each generated page keeps, from when it was
+(:class:`~refgen.sphinx.state.PageRecord`): each generated page keeps, from when it was
 last read, its Markdown, its one-line summary and the registry values it
 computed. A page that is not read again keeps them with its digest, so an
 incremental build writes what a clean one writes, and nothing is computed
@@ -28,8 +28,7 @@ from refgen.project import Project
 from refgen.render.downloads import download_paths, registry_csv, registry_json
 from refgen.render.markdown import SUFFIX, Listed, Listing, llms_text
 from refgen.site.plan import PlannedPage
-from refgen.sphinx.records import PageRecord, planned_pages, records
-from refgen.sphinx.state import project_of
+from refgen.sphinx.state import PageRecord, build_state, project_of
 from refgen.sphinx.stubs import write_if_changed
 
 BUILDERS = ("html", "dirhtml")
@@ -47,8 +46,9 @@ def write_exports(app: Sphinx, exception: BaseException | None) -> None:
         return
     env = app.env
     outdir = Path(app.outdir)
-    planned = [page for page, _fingerprint in planned_pages(env).values()]
-    known = records(env)
+    state = build_state(env)
+    planned = [page for page, _fingerprint in state.planned.values()]
+    known = state.pages
     for page in planned:
         record = known.get(page.docname)
         if record is not None and record.markdown:

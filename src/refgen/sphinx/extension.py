@@ -29,10 +29,10 @@ from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.render import blocks
-from refgen.site.compose import recorded_pages
 from refgen.site.fingerprint import SiteIndex
 from refgen.site.plan import PlannedPage, empty_reference, plan_pages
 from refgen.sphinx import (
+    ahead,
     compact_tables,
     directives,
     examples,
@@ -44,6 +44,7 @@ from refgen.sphinx import (
     memory,
     navigation,
     nodes,
+    private,
     records,
     roles,
     search_index,
@@ -52,7 +53,7 @@ from refgen.sphinx import (
     viewcode,
 )
 from refgen.sphinx.reporting import report
-from refgen.sphinx.state import project_if_any, set_project
+from refgen.sphinx.state import build_state, merge_state, project_of, purge_page
 from refgen.sphinx.stubs import write_stubs
 
 logger = logging.getLogger(__name__)
@@ -77,7 +78,8 @@ def _generate_pages(app: Sphinx) -> None:
         )
 
     project = Project(settings_of(app.config), progress)
-    set_project(app.env, project)
+    state = build_state(app.env)
+    state.start_build(project, ahead.Prefetcher(project))
     memory.freeze_what_sphinx_loaded()
     loading_problems = project.load()
     memory.freeze_what_lives_on()  # the library and its registry
@@ -99,10 +101,10 @@ def _generate_pages(app: Sphinx) -> None:
     records.plan(app.env, pages, fingerprints.by_page)
     project.release_syntax_trees()
     # Stubs of the last build's reference folder go too, when the setting changed.
-    previous = getattr(app.env, records.ROOT, project.settings.root)
+    previous = state.root or project.settings.root
     roots = sorted({previous, project.settings.root})
     written = write_stubs(pages, Path(app.srcdir), roots)
-    setattr(app.env, records.ROOT, project.settings.root)
+    state.root = project.settings.root
     memory.freeze_what_lives_on()  # the analysis
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
@@ -112,57 +114,24 @@ def _generate_pages(app: Sphinx) -> None:
     )
 
 
-def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """``env-before-read-docs``: the values and elasticities of the class pages about to be
-    read, and those pages composed, in a second process while this one reads
-    (:mod:`refgen.evaluate.ahead`).
+def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-updated``, once every page is read: refgen's steps, in this order; the pages
+    to write again though they were not read.
 
-    Not in a parallel build: Sphinx's own readers use the other cores there.
+    The examples run first: their warnings belong to their pages. The worker
+    then gives the last of what it computed and stops. viewcode's module list
+    is made a clean build's before the pages around which the site changed
+    are found, and every page's problems are reported last, together.
     """
-    project = project_if_any(env)
-    if app.parallel > 1 or project is None:
-        return
-    planned = records.planned_pages(env)  # docname -> (page, fingerprint)
-    pages = [planned[docname][0] for docname in docnames if docname in planned]
-    class_pages = {  # class -> its page and the stub Sphinx reads for it
-        page.argument: (page, env.doc2path(page.docname).as_posix())
-        for page in pages
-        if page.kind == "scenario"
-    }
-    jobs = highlighting.lexing_jobs(app, shown_modules(page for page, _ in planned.values()))
-    worker = project.compute_ahead(
-        list(class_pages),
-        jobs,
-        with_figures=lambda qualname: recorded_pages(project, [class_pages[qualname]]),
-    )
-    if worker is not None:
-        logger.verbose(
-            "[refgen] figures of %d classes computed ahead in process %s",
-            len(worker.keys),
-            worker.pid,
-        )
-
-
-def shown_modules(pages: Iterable[PlannedPage]) -> list[str]:
-    """The modules whose objects ``pages`` document: those of categories and helpers, and
-    the registry's (as far as its dotted path tells)."""
-    found = []
-    for page in pages:
-        if page.kind in ("category", "helpers"):
-            found.append(page.argument)
-        elif page.kind == "registry":
-            found.append(page.argument.rpartition(".")[0])
-    return list(dict.fromkeys(found))
-
-
-def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-updated``: every page is read; the worker has only the module texts it lexes
-    left to give."""
-    project = project_if_any(env)
-    if project is not None:
-        highlighting.take_lexed_ahead(app, project.take_ahead)
-        project.stop_computing_ahead()
-    return []
+    examples.run_queued_examples(app, env)
+    stop_computing_ahead(app, env)
+    viewcode.forget_modules_nothing_documents(env)
+    write_again = [
+        *incremental.pages_whose_surroundings_changed(app, env),
+        *incremental.pages_with_unresolved_links(app, env),
+    ]
+    records.report_page_problems(env)
+    return list(dict.fromkeys(write_again))
 
 
 def progress_name(item: object) -> str:
@@ -196,7 +165,7 @@ def settings_of(config: Config) -> Settings:
         settings = Settings.from_mapping(values, "conf.py", prefix=PREFIX)
     except ConfigError as error:
         raise SphinxConfigError(str(error)) from error
-    conf_py = getattr(config, "_raw_config", {}).get("__file__")
+    conf_py = private.raw_config(config).get("__file__")
     return dataclasses.replace(settings, source=Path(conf_py)) if conf_py else settings
 
 
@@ -205,7 +174,7 @@ def check_settings(app: Sphinx, config: Config) -> None:
     declared = {f"{PREFIX}{spec.name}" for spec in setting_fields()}
     unknown = sorted(
         name
-        for name in getattr(config, "_raw_config", {})
+        for name in private.raw_config(config)
         if name.startswith(PREFIX) and name not in declared
     )
     if unknown:
@@ -298,14 +267,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", add_static_path)
     app.connect("builder-inited", generate_pages)
     app.connect("builder-inited", add_media_types)
-    app.connect("env-purge-doc", examples.purge_examples)
-    app.connect("env-merge-info", examples.merge_examples)
-    app.connect("env-updated", examples.run_queued_examples)
+    app.connect("env-purge-doc", purge_page)
+    app.connect("env-merge-info", merge_state)
     app.connect("env-get-outdated", incremental.outdated_pages)
     app.connect("env-before-read-docs", compute_ahead)
-    app.connect("env-updated", stop_computing_ahead)
-    app.connect("env-purge-doc", records.purge)
-    app.connect("env-merge-info", records.merge)
+    app.connect("env-updated", after_reading)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
     app.connect("doctree-read", memory.release_read_doctrees)
@@ -325,10 +291,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)
     app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
-    app.connect("env-updated", viewcode.forget_modules_nothing_documents)
-    app.connect("env-updated", incremental.pages_whose_surroundings_changed)
-    app.connect("env-updated", incremental.pages_with_unresolved_links)
-    app.connect("env-updated", records.report_page_problems, priority=600)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)
@@ -355,3 +317,38 @@ def page_model_version() -> int:
     """
     source = Path(blocks.__file__).read_bytes()
     return int.from_bytes(hashlib.sha256(source).digest()[:4], "big")
+
+
+# ------------------------------------------------------------------ computing ahead
+
+
+def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """``env-before-read-docs``: start the worker on the class pages about to be read."""
+    state = build_state(env)
+    if app.parallel > 1 or state.ahead is None:
+        return
+    planned = state.planned
+    pages = [planned[docname][0] for docname in docnames if docname in planned]
+    class_pages = {  # class -> its page and the stub Sphinx reads for it
+        page.argument: (page, env.doc2path(page.docname).as_posix())
+        for page in pages
+        if page.kind == "scenario"
+    }
+    shown = ahead.shown_modules(page for page, _ in planned.values())
+    lexing = highlighting.lexing_jobs(app, project_of(app.env), shown)
+    worker = state.ahead.start(class_pages, lexing)
+    if worker is not None:
+        logger.verbose(
+            "[refgen] figures of %d classes computed ahead in process %s",
+            len(worker.keys),
+            worker.pid,
+        )
+
+
+def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> None:
+    """Once every page is read: the worker has only the module texts it lexes left to give;
+    they are stored where highlighting finds an earlier build's pieces."""
+    ahead = build_state(env).ahead
+    if ahead is not None:
+        highlighting.store_lexed(app, ahead.take_lexed())
+        ahead.stop()

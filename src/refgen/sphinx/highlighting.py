@@ -17,7 +17,7 @@ lexer is Sphinx's own Python lexer: any other block, lexer or failure
 unchanged, warnings and all.
 
 A build with nothing kept (a clean one) that computes figures in a second
-process (:meth:`refgen.project.Project.compute_ahead`) gives it the project's
+process (:mod:`refgen.sphinx.ahead`) gives it the project's
 module texts to lex too, after the figures, while this process reads pages:
 the pieces it sends back are stored as if a previous build had kept them.
 """
@@ -30,7 +30,7 @@ import functools
 import hashlib
 import pickle
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,8 @@ from sphinx.application import Sphinx
 from sphinx.highlighting import PygmentsBridge, lexer_classes, lexers
 
 from refgen.files import replace_atomically
-from refgen.sphinx.state import project_of
+from refgen.project import Project
+from refgen.sphinx.private import viewcode_modules
 
 CACHE_FILE = "refgen-highlighted-source.pickle"
 _FORMAT = 3
@@ -55,11 +56,11 @@ _MOST_JOINED = 8
 """Pieces lexed again with the next before the rest is lexed whole: each try lexes all of
 them again, so a string holding many definition lines must not be tried line by line."""
 
-_JOBS = "refgen_lexing_jobs"
-"""Attribute of the builder: the keys of the lexing jobs given to the worker."""
-
 Tokens = list[tuple[str, str]]
 """A piece's tokens: the token type's name and its text."""
+
+LexedPieces = dict[str, bytes]
+"""Pieces lexed, pickled, by a digest of their text (what :func:`_load` gives)."""
 
 
 def has_own_python_lexer() -> bool:
@@ -216,7 +217,7 @@ def split_at_definitions(source: str) -> list[str] | None:
 
 def install(app: Sphinx) -> list[Any]:
     """``html-collect-pages``, before viewcode's: highlight its modules in pieces."""
-    shown = getattr(app.env, "_viewcode_modules", {})
+    shown = viewcode_modules(app.env)
     texts = {entry[0] for entry in shown.values() if entry}
     bridge = getattr(app.builder, "highlighter", None)
     if texts and isinstance(bridge, PygmentsBridge) and bridge.dest == "html":
@@ -225,10 +226,13 @@ def install(app: Sphinx) -> list[Any]:
     return []
 
 
-def lexing_jobs(app: Sphinx, module_names: Iterable[str]) -> dict[Hashable, Callable[[], Any]]:
-    """Jobs for the worker of a build that keeps no pieces yet: each of the project's
-    ``module_names`` lexed in pieces, for viewcode to show (:func:`take_lexed_ahead`).
-    A module viewcode does not show costs the worker its time, nothing more."""
+def lexing_jobs(
+    app: Sphinx, project: Project, module_names: Iterable[str]
+) -> dict[str, Callable[[], LexedPieces]]:
+    """Jobs for the worker of a build that keeps no pieces yet (:mod:`refgen.sphinx.ahead`):
+    each of the project's ``module_names`` lexed in pieces, for viewcode to show (its
+    results are given to :func:`store_lexed`). A module viewcode does not show costs the
+    worker its time, nothing more."""
     bridge = getattr(app.builder, "highlighter", None)
     if (
         "sphinx.ext.viewcode" not in app.extensions
@@ -237,35 +241,23 @@ def lexing_jobs(app: Sphinx, module_names: Iterable[str]) -> dict[Hashable, Call
         or (Path(app.doctreedir) / CACHE_FILE).exists()
     ):
         return {}
-    project = project_of(app.env)
-    jobs: dict[Hashable, Callable[[], Any]] = {}
+    jobs: dict[str, Callable[[], LexedPieces]] = {}
     for name in dict.fromkeys(module_names):
         found = project.module_text_and_tags(name)
         if found is not None:
-            jobs[("lexed pieces", name)] = functools.partial(_lexed_pieces, bridge, found[0])
-    setattr(app.builder, _JOBS, list(jobs))
+            jobs[name] = functools.partial(_lexed_pieces, bridge, found[0])
     return jobs
 
 
-def _lexed_pieces(bridge: PygmentsBridge, source: str) -> dict[str, bytes]:
+def _lexed_pieces(bridge: PygmentsBridge, source: str) -> LexedPieces:
     highlighter = ChunkedHighlighter(bridge, {source}, {})
     highlighter.lex(source)
     return highlighter.used
 
 
-def take_lexed_ahead(app: Sphinx, take: Callable[[Hashable], Any]) -> None:
-    """Before the worker stops: the pieces it lexed, by :func:`lexing_jobs`' keys
-    (``take`` gives a job's result, waiting for it), stored where :func:`install` finds
-    the pieces an earlier build kept, so that they are not held while pages are written."""
-    keys = getattr(app.builder, _JOBS, [])
-    setattr(app.builder, _JOBS, [])
-    lexed: dict[str, bytes] = {}
-    for key in keys:
-        found = take(key)
-        if isinstance(found, dict):
-            lexed.update(
-                (k, v) for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)
-            )
+def store_lexed(app: Sphinx, lexed: LexedPieces) -> None:
+    """Pieces the worker lexed, stored where :func:`install` finds the pieces an earlier
+    build kept, so that they are not held while pages are written."""
     if lexed:
         _store(Path(app.doctreedir) / CACHE_FILE, lexed)
 

@@ -26,6 +26,7 @@ from sphinx.writers.html5 import HTML5Translator
 from refgen.render import blocks as b
 from refgen.sphinx import compact_tables
 from refgen.sphinx import nodes as refgen_nodes
+from refgen.sphinx.private import HTML_BASE_MODULE, table_row_indices
 
 WRITER_METHODS = (
     "dispatch_visit",
@@ -67,7 +68,7 @@ WRITERS_MODULES = frozenset(
     {
         "sphinx.writers.html5",
         "sphinx.util.docutils",
-        "docutils.writers._html_base",
+        HTML_BASE_MODULE,
         "docutils.writers.html5_polyglot",
         "docutils.nodes",
     }
@@ -154,7 +155,7 @@ class TableWriter:
     def _row(
         self, number: int, cells: tuple[b.Cell, ...], stubs: list[bool], spans: tuple[int, ...]
     ) -> None:
-        indices = self.translator._table_row_indices
+        indices = table_row_indices(self.translator)
         indices[-1] += 1
         self.body.append(self._tag("tr", ("row-even" if indices[-1] % 2 == 0 else "row-odd",)))
         column = 0

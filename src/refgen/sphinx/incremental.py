@@ -2,7 +2,8 @@
 
 Sphinx decides what to re-read from file times; refgen pages depend on code
 all over the project, and a ``touch`` changes nothing they show. So, for
-every generated page, the environment keeps a :class:`PageRecord`:
+every generated page, the build state keeps a
+:class:`~refgen.sphinx.state.PageRecord`:
 
 - the *fingerprint* of the source its content can depend on, taken at
   ``builder-inited`` (:meth:`refgen.project.Project.fingerprints`);
@@ -22,7 +23,7 @@ are deleted.
 Sphinx writes a page again when it was read again, or when it holds a toctree
 that lists a page added or removed. Every HTML page also shows its place in the
 site: the previous and next pages, and, in a theme's sidebar, the site's whole
-contents tree. At ``env-updated`` refgen adds the pages whose neighbours
+contents tree. Once every page is read (``env-updated``), refgen adds the pages whose neighbours
 changed and, when the tree changed (a class added, renamed or deleted, a title
 edited), every page whose sidebar holds its own copy of the tree (with furo's
 shared navigation, only the hand-written pages; :mod:`refgen.sphinx.navigation`).
@@ -38,20 +39,15 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 
 from refgen.analysis.guard import call_user_code
 from refgen.render.markdown import SUFFIX as MARKDOWN
-from refgen.site.compose import recorded_key, recorded_page
+from refgen.site.compose import recorded_page
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
-from refgen.sphinx.records import (
-    StoredWarning,
-    planned_pages,
-    records,
-    replay,
-    write_warnings,
-)
-from refgen.sphinx.state import project_of
+from refgen.sphinx.records import replay, write_warnings
+from refgen.sphinx.state import Relations, StoredWarning, build_state, project_of
 from refgen.sphinx.sweeps import sweep_shown
 from refgen.sphinx.viewcode import refresh_highlighted_source
 
@@ -63,9 +59,10 @@ def outdated_pages(
 ) -> list[str]:
     """``env-get-outdated``: the pages whose content changed though their stub did not."""
     project = project_of(env)
-    known = records(env)
+    state = build_state(env)
+    known = state.pages
     outdated: list[str] = []
-    for docname, (page, fingerprint) in planned_pages(env).items():
+    for docname, (page, fingerprint) in state.planned.items():
         if docname in added or docname in changed:
             continue
         record = known.get(docname)
@@ -75,8 +72,8 @@ def outdated_pages(
             stub = env.doc2path(docname).as_posix()
             recorded, error = call_user_code(recorded_page, project, page, stub)
             if recorded is None or error is not None or recorded.digest != record.digest:
-                if recorded is not None:  # read next, as composed here
-                    project.keep_for_later(recorded_key(page), recorded)
+                if recorded is not None and state.ahead is not None:  # read next, as composed
+                    state.ahead.keep_page(page, recorded)
                 outdated.append(docname)
                 continue
             composed = recorded.composed
@@ -93,7 +90,7 @@ def outdated_pages(
             outdated.append(docname)
     read_again = added | changed | removed | set(outdated)
     _read_duplicates_together(app, env, read_again, outdated)
-    setattr(env, ANYTHING_READ, bool(read_again))
+    state.anything_read = bool(read_again)
     for docname in kept:
         record = known[docname]
         if docname in outdated:
@@ -111,27 +108,19 @@ def outdated_pages(
     return outdated
 
 
-ANYTHING_READ = "refgen_anything_read"
-"""Attribute of the environment: whether this build reads any page again."""
-
-
-def pages_with_unresolved_links(app: Sphinx, env: Any) -> list[str]:
-    """``env-updated``: generated pages whose links did not all resolve when last written
+def pages_with_unresolved_links(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Once every page is read: generated pages whose links did not all resolve when last written
     (the warnings ``nitpicky`` gives) are written again when any page was read: a page
     read may now hold the target, and a clean build would link to it."""
-    if not getattr(env, ANYTHING_READ, False):
+    state = build_state(env)
+    if not state.anything_read:
         return []
-    known = records(env)
+    known = state.pages
     return sorted(d for d, warnings in write_warnings(app).items() if warnings and d in known)
 
 
-SURROUNDINGS = "refgen_surroundings"
-"""Attribute of the environment: per HTML builder and output folder, the digest of the
-contents tree it last wrote and each page's (parent, previous, next), with their titles."""
-
-
-def pages_whose_surroundings_changed(app: Sphinx, env: Any) -> list[str]:
-    """``env-updated``: the pages to write again because their neighbours or the contents
+def pages_whose_surroundings_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Once every page is read: the pages to write again because their neighbours or the contents
     tree in their sidebar changed, though nothing they hold did.
 
     Kept per HTML builder and output folder: builders that share the environment
@@ -140,14 +129,14 @@ def pages_whose_surroundings_changed(app: Sphinx, env: Any) -> list[str]:
     if app.builder.format != "html":
         return []
     tree = contents_tree_digest(env)
-    relations = {
+    relations: Relations = {
         docname: tuple((related, _title(env, related)) for related in neighbours)
         for docname, neighbours in env.collect_relations().items()
     }
-    kept: dict[tuple[str, str], Any] = getattr(env, SURROUNDINGS, {})
+    kept = build_state(env).surroundings
     key = (app.builder.name, str(app.outdir))
     last = kept.get(key)
-    setattr(env, SURROUNDINGS, {**kept, key: (tree, relations)})
+    kept[key] = (tree, relations)
     if last is None:
         return []
     last_tree, last_relations = last
@@ -217,7 +206,7 @@ def _read_duplicates_together(
     both are forgotten before either is read (Sphinx forgets each just before reading it,
     so the first read would still see the other's old half and warn twice): they then
     warn as in a clean build."""
-    known = records(env)
+    known = build_state(env).pages
     together: set[str] = set()
     for docname in sorted(read_again):
         others = _other_pages(known[docname].warnings) if docname in known else set()

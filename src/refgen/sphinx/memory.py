@@ -41,6 +41,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
 
+from refgen.sphinx import private
+
 PAGES_READ_BETWEEN_FREEZES = 100
 """On the 600-class bench library, freezing every 100 pages took the collector's time
 while pages are read from 5.6 to 1.4 s, with the same peak memory (bench/RESULTS.md)."""
@@ -110,12 +112,9 @@ def release_read_doctrees(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _forget_cached_doctrees(app: Sphinx, *, take_them_apart: bool = False) -> None:
-    cache = getattr(app.env, "_write_doc_doctree_cache", None)
-    if isinstance(cache, dict):
+    for doctree in private.forget_doctrees_read(app.env):
         if take_them_apart:
-            for doctree in cache.values():
-                take_apart(doctree)
-        cache.clear()
+            take_apart(doctree)
 
 
 def let_go_of_pages_read(app: Sphinx, env: object, docname: str) -> None:

@@ -33,8 +33,7 @@ from sphinx.util.osutil import relative_uri
 
 from refgen.files import installed_version, replace_atomically
 from refgen.render.markup import escape
-from refgen.sphinx import records
-from refgen.sphinx.state import project_of
+from refgen.sphinx.state import build_state, project_of
 
 SCRIPT = "refgen-navigation.js"
 MEMO = "refgen-navigation.json"
@@ -42,8 +41,6 @@ MEMO = "refgen-navigation.json"
 BUILDERS = ("html", "dirhtml")
 """Builders of one page per document with furo's sidebar (not singlehtml, epub)."""
 FILL = Path(__file__).with_name("navigation.js")
-_TREE = "refgen_shared_navigation_tree"
-"""Attribute of the builder holding this build's tree, as HTML."""
 _PLACE = "refgen-navigation"
 """A document name that is never a page: the tree's links are made relative to it."""
 
@@ -59,7 +56,7 @@ def navigation_is_shared(app: Sphinx) -> bool:
 def shares_navigation(app: Sphinx, pagename: str) -> bool:
     """Whether this page's sidebar takes the shared tree: refgen's pages and the pages
     Sphinx makes (indices, search, highlighted source); hand-written pages keep furo's."""
-    generated = pagename in records.planned_pages(app.env) or pagename not in app.env.all_docs
+    generated = pagename in build_state(app.env).planned or pagename not in app.env.all_docs
     return generated and navigation_is_shared(app)
 
 
@@ -111,11 +108,10 @@ def fallback_links(app: Sphinx) -> list[tuple[str, str]]:
 
 def shared_tree(app: Sphinx) -> str:
     """The site's navigation as furo draws it, links relative to the root."""
-    found: str | None = getattr(app.builder, _TREE, None)
-    if found is None:
-        found = furo_tree(app)
-        setattr(app.builder, _TREE, found)
-    return found
+    state = build_state(app.env)
+    if state.navigation is None:
+        state.navigation = furo_tree(app)
+    return state.navigation
 
 
 def furo_tree(app: Sphinx) -> str:

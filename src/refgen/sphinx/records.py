@@ -1,7 +1,9 @@
-"""Page records: what the last build read for each generated page, kept in the environment.
+"""Page records: noted as each generated page is read and written, reported once all are read.
 
-:mod:`refgen.sphinx.incremental` decides from them what to read again; the
-directives, the ``scenario`` role and the examples fill them in.
+The records (:class:`~refgen.sphinx.state.PageRecord`) live in the build
+state; :mod:`refgen.sphinx.incremental` decides from them what to read again;
+the directives, the ``scenario`` role and the examples fill them in, and the
+warnings each page gave are captured here.
 """
 
 from __future__ import annotations
@@ -11,86 +13,39 @@ import logging
 import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util import logging as sphinx_logging
 
 from refgen.analysis.model import Problem
-from refgen.evaluate.values import EntryValues
 from refgen.files import replace_atomically
 from refgen.site.compose import RecordedPage
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.reporting import report
-from refgen.sphinx.state import project_if_any
+from refgen.sphinx.state import PageRecord, StoredWarning, build_state
 
 logger = sphinx_logging.getLogger("refgen")
 
-StoredWarning = tuple[str, str | None, str | None, Any]
-"""A warning as given: message, type, subtype and location (a string or a pair)."""
+
+def record_of(env: BuildEnvironment, docname: str | None = None) -> PageRecord:
+    """The record of ``docname`` (the page being read), begun if it has none."""
+    return build_state(env).record_of(docname or env.docname)
 
 
-@dataclass
-class PageRecord:
-    """What the last build read for one page."""
-
-    fingerprint: str | None = None
-    digest: str | None = None
-    quotes: dict[str, str] = field(default_factory=dict)
-    """``scenario`` role text -> what it showed, for pages that quote values."""
-    sweeps: dict[str, str] = field(default_factory=dict)
-    """``refgen-sweep`` request (:meth:`~refgen.evaluate.sweeps.SweepRequest.key`) -> a
-    digest of what it showed, for pages that plot sweeps."""
-    problems: list[Problem] = field(default_factory=list)
-    """The problems of what the page shows, reported after reading with every other
-    page's (:func:`report_page_problems`)."""
-    warnings: list[StoredWarning] = field(default_factory=list)
-    """Warnings given while the page was read."""
-    example_warnings: list[StoredWarning] = field(default_factory=list)
-    """Warnings of its examples, which run after reading (and again without a re-read)."""
-    title: str = ""
-    summary: str = ""
-    """The page in one line, for ``llms.txt``."""
-    markdown: str = ""
-    """The page as Markdown (:mod:`refgen.render.markdown`), written beside it."""
-    values: tuple[EntryValues, ...] = ()
-    """The registry values it computed, for the registry's downloads."""
+def plan(env: BuildEnvironment, pages: list[PlannedPage], fingerprints: dict[str, str]) -> None:
+    """The generated pages of this build, each with the fingerprint it is read at."""
+    build_state(env).planned = {p.docname: (p, fingerprints.get(p.docname, "")) for p in pages}
 
 
-RECORDS = "refgen_pages"
-PLANNED = "refgen_planned"
-ROOT = "refgen_root"
-
-
-def records(env: Any) -> dict[str, PageRecord]:
-    if not hasattr(env, RECORDS):
-        setattr(env, RECORDS, {})
-    found: dict[str, PageRecord] = getattr(env, RECORDS)
-    return found
-
-
-def record_of(env: Any, docname: str | None = None) -> PageRecord:
-    return records(env).setdefault(docname or env.docname, PageRecord())
-
-
-def planned_pages(env: Any) -> dict[str, tuple[PlannedPage, str]]:
-    """Generated pages of this build: docname -> (page, fingerprint)."""
-    found: dict[str, tuple[PlannedPage, str]] = getattr(env, PLANNED, {})
-    return found
-
-
-def plan(env: Any, pages: list[PlannedPage], fingerprints: dict[str, str]) -> None:
-    setattr(env, PLANNED, {p.docname: (p, fingerprints.get(p.docname, "")) for p in pages})
-
-
-def note_page(env: Any, page: RecordedPage) -> None:
+def note_page(env: BuildEnvironment, page: RecordedPage) -> None:
     """The page just read: its digest and the fingerprint it was read at."""
     record = record_of(env)
     record.digest = page.digest
-    planned = planned_pages(env).get(env.docname)
+    planned = build_state(env).planned.get(env.docname)
     record.fingerprint = planned[1] if planned else None
     record.title = page.composed.page.title
     record.summary = page.composed.summary
@@ -99,11 +54,11 @@ def note_page(env: Any, page: RecordedPage) -> None:
     record.problems = list(page.composed.problems)
 
 
-def note_quote(env: Any, text: str, shown: str) -> None:
+def note_quote(env: BuildEnvironment, text: str, shown: str) -> None:
     record_of(env).quotes[text] = shown
 
 
-def note_sweep(env: Any, key: str, shown: str) -> None:
+def note_sweep(env: BuildEnvironment, key: str, shown: str) -> None:
     record_of(env).sweeps[key] = shown
 
 
@@ -144,7 +99,7 @@ def stop_capture(app: Sphinx, doctree: nodes.document) -> None:
         handler = _capturing.pop()
         _stop_listening(handler)
         docname = app.env.docname
-        if docname in records(app.env):
+        if docname in build_state(app.env).pages:
             record_of(app.env, docname).warnings += [_stored(r) for r in handler.records]
 
 
@@ -165,7 +120,7 @@ def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> N
     """``doctree-resolved``: the warnings resolving ``docname``'s links gave (``nitpicky``);
     a page written in this build is not given its last build's warnings again."""
     for handler in _writing:
-        if docname in records(app.env):
+        if docname in build_state(app.env).pages:
             _written[docname] = [_stored(r) for r in handler.records]
         handler.records.clear()
 
@@ -178,13 +133,13 @@ def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
     last = write_warnings(app)
     if exception is None:
         for docname, warnings in last.items():
-            if docname not in _written and docname in records(app.env):
+            if docname not in _written and docname in build_state(app.env).pages:
                 replay(warnings)
     kept = {**last, **_written}
     _written.clear()
     path = Path(app.doctreedir) / WRITE_WARNINGS
     if path.parent.is_dir():
-        known = records(app.env)
+        known = build_state(app.env).pages
         data = pickle.dumps({d: w for d, w in kept.items() if d in known})
         with contextlib.suppress(OSError):  # a folder Sphinx itself could not write either
             replace_atomically(path, data)
@@ -208,14 +163,14 @@ def write_warnings(app: Sphinx) -> dict[str, list[StoredWarning]]:
 
 
 @contextmanager
-def warnings_of(env: Any, docname: str) -> Iterator[None]:
+def warnings_of(env: BuildEnvironment, docname: str) -> Iterator[None]:
     """Warnings given inside the block (e.g. by its examples) belong to ``docname``."""
     handler = _listening()
     try:
         yield
     finally:
         _stop_listening(handler)
-        if docname in records(env):
+        if docname in build_state(env).pages:
             record_of(env, docname).example_warnings += [_stored(r) for r in handler.records]
 
 
@@ -240,18 +195,17 @@ def _message(record: logging.LogRecord, location: Any, kind: Any, subtype: Any) 
     return message.removesuffix(f" [{shown}]") if kind else message
 
 
-def report_page_problems(app: Sphinx, env: Any) -> list[str]:
-    """``env-updated``: the problems of every generated page, those read in this build and
-    those kept from the last, reported together (repeats grouped, a count of missing
-    docstrings): a clean build and a rebuild print the same lines."""
-    project = project_if_any(env)
+def report_page_problems(env: BuildEnvironment) -> None:
+    """Once every page is read: the problems of every generated page, those read in this
+    build and those kept from the last, reported together (repeats grouped, a count of
+    missing docstrings): a clean build and a rebuild print the same lines."""
+    project = build_state(env).project
     if project is not None:
-        known = records(env)
+        known = build_state(env).pages
         report(
             (p for docname in sorted(known) for p in problems_of(known[docname])),
             project.settings,
         )
-    return []
 
 
 def problems_of(record: PageRecord) -> list[Problem]:
@@ -263,16 +217,3 @@ def problems_of(record: PageRecord) -> list[Problem]:
 def replay(warnings: list[StoredWarning]) -> None:
     for message, kind, subtype, location in warnings:
         logger.warning(message, type=kind, subtype=subtype, location=location)
-
-
-def purge(app: Sphinx, env: Any, docname: str) -> None:
-    """``env-purge-doc``: a page read again starts a new record."""
-    records(env).pop(docname, None)
-
-
-def merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
-    """``env-merge-info``: the records of pages a parallel reader read."""
-    theirs = records(other)
-    for docname in docnames:
-        if docname in theirs:
-            records(env)[docname] = theirs[docname]

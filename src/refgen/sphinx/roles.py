@@ -14,6 +14,7 @@ from sphinx.util.nodes import make_refnode
 from refgen.analysis.model import WarningKind
 from refgen.sphinx.incremental import quote_shown
 from refgen.sphinx.nodes import pending_source_link
+from refgen.sphinx.private import viewcode_modules
 from refgen.sphinx.records import note_quote
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
@@ -64,7 +65,7 @@ def resolve_source_links(app: Sphinx, doctree: nodes.document, docname: str) -> 
     An event handler, not a post-transform: a post-transform reaches the builder only
     through ``SphinxTransform.app``, deprecated for Sphinx 11.
     """
-    modules = getattr(app.env, "_viewcode_modules", {})
+    modules = viewcode_modules(app.env)
     for node in list(doctree.findall(pending_source_link)):
         module_name, _, fullname = _split(node["reftarget"], modules)
         if app.builder.format == "html" and modules.get(module_name):

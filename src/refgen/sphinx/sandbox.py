@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
-from docutils.parsers.rst import Directive, directives
+from docutils.parsers.rst import Directive
 from docutils.parsers.rst.directives.misc import Include
 from docutils.utils import get_source_line
 from sphinx import addnodes
 from sphinx.environment import BuildEnvironment
 
 from refgen.analysis.model import SourceLocation, WarningKind
+from refgen.sphinx.private import directive_registries
 from refgen.sphinx.reporting import warn
 
 Refusal = Callable[[Any], str | None]
@@ -108,10 +109,10 @@ GUARDS: dict[str, Refusal] = {
 
 def _registered(name: str) -> type[Directive]:
     """The directive class ``name`` names, as docutils would load it."""
-    registry: dict[str, type[Directive]] = directives._directives  # type: ignore[attr-defined]
+    registry, known = directive_registries()
     if name in registry:
         return registry[name]
-    module, class_name = directives._directive_registry[name]  # type: ignore[attr-defined]
+    module, class_name = known[name]
     directive: type[Directive] = getattr(
         importlib.import_module(f"docutils.parsers.rst.directives.{module}"), class_name
     )
@@ -159,7 +160,7 @@ def _guarded(directive: type[Directive], refusal: Refusal) -> type[Directive]:
 @contextmanager
 def guarded_directives() -> Iterator[None]:
     """While parsing a docstring, the directives of :data:`GUARDS` check before they run."""
-    registry: dict[str, type[Directive]] = directives._directives  # type: ignore[attr-defined]
+    registry, _known = directive_registries()
     saved = {name: registry.get(name) for name in GUARDS}
     try:
         for name, refusal in GUARDS.items():

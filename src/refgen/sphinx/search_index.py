@@ -26,6 +26,8 @@ from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util import logging
 
+from refgen.sphinx import private
+
 if TYPE_CHECKING:
     from sphinx.search import IndexBuilder  # imported by the HTML builder when it writes
 
@@ -51,15 +53,13 @@ def complete_search_index(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
 def restore_index_entries(builder: StandaloneHTMLBuilder, indexer: IndexBuilder) -> None:
     """Give each page not written in this build the index entries the previous
     search index lists for it."""
-    entries: dict[str, list[IndexEntry]] | None = getattr(
-        builder.env, "_search_index_index_entries", None
-    )
+    entries = private.search_index_entries(builder.env)
     if entries is None:
         return
     # The index lists the pages Sphinx still has a title for; every page written in
     # this build is in ``entries`` already. A clean build writes every page in name
     # order, and the written index keeps each entry's pages in that order.
-    listed = sorted(set(indexer._titles) & set(builder.env.all_docs))
+    listed = sorted(set(private.indexed_titles(indexer)) & set(builder.env.all_docs))
     if all(page in entries for page in listed):
         return
     previous = _previous_search_index(builder)
@@ -75,7 +75,7 @@ def drop_words_no_page_has(builder: StandaloneHTMLBuilder, indexer: IndexBuilder
     """Forget the words (and title words) that no page left in the site has: those of
     removed pages, and those an edit took out of a page written again."""
     indexer.prune(builder.env.all_docs)  # Sphinx prunes again before dumping; it costs little
-    for words in (indexer._mapping, indexer._title_mapping):
+    for words in private.indexed_words(indexer):
         for word in [word for word, pages in words.items() if not pages]:
             del words[word]
 

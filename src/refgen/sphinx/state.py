@@ -1,31 +1,164 @@
-"""Build state: the Project of the current build, kept on the Sphinx environment.
+"""Build state: everything refgen keeps on the Sphinx environment, as one typed object.
 
-The environment is pickled between builds and sent between parallel readers;
-the Project pickles as its settings only (its modules and caches are
-transient), and a new one is made at every ``builder-inited``.
+:func:`build_state` is the one way to it (as autodoc2's ``get_database(env)``).
+The environment is pickled at the end of reading, kept for the next build and
+sent back from parallel readers: :class:`PageRecord` per generated page, the
+reference folder and what each HTML builder last wrote around the pages travel
+with it. The Project (which pickles as its settings), the planned pages and the
+queued examples are remade or refilled by every build. The compute-ahead
+prefetcher and the shared navigation belong to one process and one build, and
+are never pickled.
+
+A parallel reader's records and queued examples come back at ``env-merge-info``
+(:func:`merge_state`); a page about to be read again loses both at
+``env-purge-doc`` (:func:`purge_page`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from refgen.analysis.model import ExampleBlock, Problem
+from refgen.evaluate.values import EntryValues
 from refgen.project import Project
+from refgen.site.plan import PlannedPage
 
-PROJECT = "refgen_project"
-"""Attribute of the environment holding the Project."""
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from refgen.sphinx.ahead import Prefetcher
+
+StoredWarning = tuple[str, str | None, str | None, Any]
+"""A warning as given: message, type, subtype and location (a string or a pair)."""
+
+Relations = dict[str, tuple[tuple[str | None, str], ...]]
+"""Each page's (parent, previous, next), with their titles."""
+
+Surroundings = tuple[str, Relations]
+"""What an HTML builder last wrote around the pages: the contents tree's digest and each
+page's relations (:func:`refgen.sphinx.incremental.pages_whose_surroundings_changed`)."""
 
 
-def project_of(env: Any) -> Project:
+@dataclass
+class PageRecord:
+    """What the last build read for one page."""
+
+    fingerprint: str | None = None
+    digest: str | None = None
+    quotes: dict[str, str] = field(default_factory=dict)
+    """``scenario`` role text -> what it showed, for pages that quote values."""
+    sweeps: dict[str, str] = field(default_factory=dict)
+    """``refgen-sweep`` request (:meth:`~refgen.evaluate.sweeps.SweepRequest.key`) -> a
+    digest of what it showed, for pages that plot sweeps."""
+    problems: list[Problem] = field(default_factory=list)
+    """The problems of what the page shows, reported after reading with every other
+    page's (:func:`refgen.sphinx.records.report_page_problems`)."""
+    warnings: list[StoredWarning] = field(default_factory=list)
+    """Warnings given while the page was read."""
+    example_warnings: list[StoredWarning] = field(default_factory=list)
+    """Warnings of its examples, which run after reading (and again without a re-read)."""
+    title: str = ""
+    summary: str = ""
+    """The page in one line, for ``llms.txt``."""
+    markdown: str = ""
+    """The page as Markdown (:mod:`refgen.render.markdown`), written beside it."""
+    values: tuple[EntryValues, ...] = ()
+    """The registry values it computed, for the registry's downloads."""
+
+
+QueuedExamples = dict[str, list[tuple[str, ExampleBlock]]]
+"""Per document, the ``(subject, block)`` of each Examples section to run after reading."""
+
+
+@dataclass
+class BuildState:
+    """What refgen keeps on the environment between events, builds and parallel readers."""
+
+    # Kept from build to build.
+    pages: dict[str, PageRecord] = field(default_factory=dict)
+    """What the last build read for each generated page (:mod:`refgen.sphinx.records`)."""
+    root: str | None = None
+    """The reference folder the stubs were written to (the ``root`` setting)."""
+    surroundings: dict[tuple[str, str], Surroundings] = field(default_factory=dict)
+    """Per HTML builder name and output folder, what it last wrote around the pages."""
+
+    # Made again by every build.
+    project: Project | None = None
+    """The Project of this build, made at ``builder-inited``; None until then."""
+    planned: dict[str, tuple[PlannedPage, str]] = field(default_factory=dict)
+    """Generated pages of this build: docname -> (page, fingerprint)."""
+    queued_examples: QueuedExamples = field(default_factory=dict)
+    """Examples of the pages read, run once reading is done (:mod:`refgen.sphinx.examples`)."""
+    anything_read: bool = False
+    """Whether this build reads any page again (:mod:`refgen.sphinx.incremental`)."""
+
+    # Of this process and build only: never pickled.
+    ahead: Prefetcher | None = None
+    """Figures, pages and lexed source computed ahead (:mod:`refgen.sphinx.ahead`)."""
+    navigation: str | None = None
+    """The shared navigation tree as HTML, once rendered (:mod:`refgen.sphinx.navigation`)."""
+
+    TRANSIENT: ClassVar[tuple[str, ...]] = ("ahead", "navigation")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in vars(self).items() if k not in self.TRANSIENT}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A state pickled by another refgen may lack a field, or hold one no longer known.
+        self.__init__()  # type: ignore[misc]
+        known = {f.name for f in fields(self)}
+        vars(self).update((k, v) for k, v in state.items() if k in known)
+
+    def start_build(self, project: Project, ahead: Prefetcher) -> None:
+        """``builder-inited``: a new Project and Prefetcher, nothing of the last build's own."""
+        if self.ahead is not None:
+            self.ahead.stop()
+        self.project = project
+        self.ahead = ahead
+        self.planned = {}
+        self.anything_read = False
+        self.navigation = None
+
+    def record_of(self, docname: str) -> PageRecord:
+        """The record of ``docname``, begun if it has none."""
+        return self.pages.setdefault(docname, PageRecord())
+
+
+STATE = "refgen_state"
+"""The one attribute of the environment that refgen sets."""
+
+
+def build_state(env: BuildEnvironment) -> BuildState:
+    """refgen's state on ``env``, begun empty the first time it is asked for."""
+    found = getattr(env, STATE, None)
+    if not isinstance(found, BuildState):
+        found = BuildState()
+        setattr(env, STATE, found)
+    return found
+
+
+def project_of(env: BuildEnvironment) -> Project:
     """The Project of this build, made when the builder started."""
-    project: Project = getattr(env, PROJECT)
+    project = build_state(env).project
+    if project is None:
+        raise RuntimeError("refgen: no Project before builder-inited")
     return project
 
 
-def project_if_any(env: Any) -> Project | None:
-    """The Project of this build, or None when planning the pages did not get so far."""
-    project: Project | None = getattr(env, PROJECT, None)
-    return project
+def purge_page(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    """``env-purge-doc``: a page read again starts a new record and a new queue."""
+    state = build_state(env)
+    state.pages.pop(docname, None)
+    state.queued_examples.pop(docname, None)
 
 
-def set_project(env: Any, project: Project) -> None:
-    setattr(env, PROJECT, project)
+def merge_state(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    """``env-merge-info``: the records and queued examples of the pages a parallel reader
+    read."""
+    state, theirs = build_state(env), build_state(other)
+    state.pages.update((d, theirs.pages[d]) for d in docnames if d in theirs.pages)
+    state.queued_examples.update(theirs.queued_examples)

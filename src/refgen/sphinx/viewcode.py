@@ -16,13 +16,13 @@ an incremental one lists.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.build_phase import BuildPhase
 
 from refgen.analysis.guard import call_user_code
+from refgen.sphinx.private import viewcode_modules
 from refgen.sphinx.state import project_of
 
 Tags = dict[str, tuple[str, int, int]]
@@ -47,7 +47,7 @@ def refresh_highlighted_source(app: Sphinx) -> None:
     viewcode reads a module when a page that documents it is read; a module
     edited where no page changed would otherwise keep its old text.
     """
-    shown = getattr(app.env, "_viewcode_modules", {})
+    shown = viewcode_modules(app.env)
     for name, entry in list(shown.items()):
         if not entry:
             continue
@@ -63,8 +63,8 @@ def refresh_highlighted_source(app: Sphinx) -> None:
             shown[name] = (*current, *entry[2:])
 
 
-def forget_modules_nothing_documents(app: Sphinx, env: Any) -> list[str]:
-    """``env-updated``: forget the modules viewcode noted with no documented object in them.
+def forget_modules_nothing_documents(env: BuildEnvironment) -> None:
+    """Once every page is read: forget the modules viewcode noted with no documented object in them.
 
     viewcode follows a documented value to the module of its class (a registry
     entry whose class no page documents) and notes that module with nothing in
@@ -72,8 +72,7 @@ def forget_modules_nothing_documents(app: Sphinx, env: Any) -> list[str]:
     so a clean build would list a module page that the next incremental build
     no longer lists; refgen forgets them in every build.
     """
-    shown = getattr(env, "_viewcode_modules", {})
+    shown = viewcode_modules(env)
     for name, entry in list(shown.items()):
         if entry and not entry[2]:  # (code, tags, used, refname): nothing used
             del shown[name]
-    return []

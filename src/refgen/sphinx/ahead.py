@@ -1,0 +1,189 @@
+"""Computing ahead: class figures, class pages and lexed source, made while Sphinx reads.
+
+A clean build of a large library spends more than a tenth of its time on
+registry values and elasticities (bench/RESULTS.md). At
+``env-before-read-docs`` (``compute_ahead`` in :mod:`refgen.sphinx.extension`) the build's
+:class:`Prefetcher` forks a worker (:class:`~refgen.evaluate.ahead.AheadWorker`)
+that computes, in the order the pages will be read, each class's
+:class:`Figures`: its values, its elasticities and its page composed after
+them; then, in a clean build, the modules viewcode shows, lexed in pieces
+(:mod:`refgen.sphinx.highlighting`). The directive of a class page takes its
+figures and page (:meth:`Prefetcher.take_page`), and whatever the worker did
+not give is computed as it would be without one.
+
+The Prefetcher also keeps the pages an incremental build composed at
+``env-get-outdated`` to see whether they changed
+(:meth:`Prefetcher.keep_page`), so that reading them composes nothing again.
+
+No worker in a parallel build (Sphinx's readers use the other cores there),
+where forking is unsafe (:func:`~refgen.evaluate.ahead.can_fork`), or for fewer
+than :data:`AHEAD_MINIMUM` classes with registry entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from sphinx.util import logging
+
+from refgen.analysis.guard import call_user_code
+from refgen.analysis.model import ScenarioDoc
+from refgen.evaluate.ahead import AheadWorker, can_fork
+from refgen.evaluate.sensitivity import Sensitivity
+from refgen.evaluate.values import EntryValues
+from refgen.project import Project
+from refgen.site.compose import RecordedPage, recorded_page
+from refgen.site.plan import PlannedPage
+from refgen.sphinx.highlighting import LexedPieces
+
+logger = logging.getLogger(__name__)
+
+AHEAD_MINIMUM = 8
+"""Classes with registry entries below which a worker costs more than it saves."""
+
+
+@dataclass(frozen=True)
+class FiguresOf:
+    """What to compute ahead: the :class:`Figures` of the class ``qualname``."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class LexedModule:
+    """What to compute ahead: the text of the module ``name`` lexed in pieces."""
+
+    name: str
+
+
+AheadKey = FiguresOf | LexedModule
+
+
+@dataclass(frozen=True)
+class Figures:
+    """A class's values and elasticities, and its page composed with them."""
+
+    values: tuple[EntryValues, ...]
+    sensitivities: tuple[Sensitivity, ...]
+    page: RecordedPage | None
+    """None when composing the page failed: the build composes it and reports why."""
+
+
+AheadResult = Figures | LexedPieces
+
+
+class Prefetcher:
+    """One build's results computed ahead: by its worker, or kept when composed early."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.worker: AheadWorker[AheadKey, AheadResult] | None = None
+        self._class_pages: dict[str, tuple[PlannedPage, str]] = {}
+        self._lexing: dict[str, Callable[[], LexedPieces]] = {}
+        self._pages: dict[PlannedPage, RecordedPage] = {}
+        """Pages composed already, until the directive takes them."""
+
+    def start(
+        self,
+        class_pages: Mapping[str, tuple[PlannedPage, str]],
+        lexing: Mapping[str, Callable[[], LexedPieces]],
+    ) -> AheadWorker[AheadKey, AheadResult] | None:
+        """Fork a worker computing the :class:`Figures` of the classes of ``class_pages``
+        (dotted path -> the page and the path of its stub, in the order they will be
+        read), then running the ``lexing`` jobs (module name -> job); None when a
+        worker would not pay."""
+        self._close_worker()
+        wanted = [
+            FiguresOf(s.qualname)
+            for s in self._scenarios_of(class_pages)
+            if s.registry_entries and not self.project.has_figures(s)
+        ]
+        if len(wanted) < AHEAD_MINIMUM or not can_fork():
+            return None
+        self._class_pages = dict(class_pages)
+        self._lexing = dict(lexing)
+        # The child needs longer than one time limit only when the library's code runs
+        # into it again and again; the build then does the rest itself.
+        patience = 2 * self.project.settings.eval_timeout + 10
+        keys: list[AheadKey] = [*wanted, *map(LexedModule, self._lexing)]
+        self.worker = AheadWorker(self._compute, keys, patience)
+        return self.worker
+
+    def _compute(self, key: AheadKey) -> AheadResult:
+        """In the worker: one key's result."""
+        if isinstance(key, LexedModule):
+            return self._lexing[key.name]()
+        project = self.project
+        scenario = project.scenario(project.resolve(key.qualname))
+        values, sensitivities = project.values(scenario), project.sensitivities(scenario)
+        planned, stub_path = self._class_pages[key.qualname]
+        page, error = call_user_code(recorded_page, project, planned, stub_path)
+        return Figures(values, sensitivities, page if error is None else None)
+
+    def _scenarios_of(self, classes: Iterable[str]) -> list[ScenarioDoc]:
+        project = self.project
+        found = []
+        for dotted in classes:
+            scenario, error = call_user_code(lambda d=dotted: project.scenario(project.resolve(d)))
+            if error is None and scenario is not None:
+                found.append(scenario)
+        return found
+
+    def keep_page(self, planned: PlannedPage, page: RecordedPage) -> None:
+        """A page composed already (to see whether it changed), for :meth:`take_page`."""
+        self._pages[planned] = page
+
+    def take_page(self, planned: PlannedPage) -> RecordedPage | None:
+        """The page composed already, by the worker (a class page, whose figures the
+        Project then keeps too) or by :meth:`keep_page`; None to compose it."""
+        if planned.kind == "scenario" and self.worker is not None:
+            call_user_code(self._take_figures, planned)
+        return self._pages.pop(planned, None)
+
+    def _take_figures(self, planned: PlannedPage) -> None:
+        assert self.worker is not None
+        scenario = self.project.scenario(self.project.resolve(planned.argument))
+        figures = self.worker.take(FiguresOf(scenario.qualname))
+        if not isinstance(figures, Figures):
+            return
+        if len(figures.values) != len(scenario.registry_entries):
+            return  # not this class's figures: nor what was made of them
+        self.project.remember_figures(scenario, figures.values, figures.sensitivities)
+        if figures.page is not None:
+            self._pages[self._class_pages[scenario.qualname][0]] = figures.page
+
+    def take_lexed(self) -> LexedPieces:
+        """Every piece the worker lexed, waiting for the jobs it has not finished."""
+        lexed: LexedPieces = {}
+        if self.worker is None:
+            return lexed
+        for name in self._lexing:
+            found = self.worker.take(LexedModule(name))
+            if isinstance(found, dict):
+                lexed.update(
+                    (k, v) for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)
+                )
+        return lexed
+
+    def stop(self) -> None:
+        """Stop the worker, if any; what it has not given is computed when asked for."""
+        self._pages.clear()
+        self._close_worker()
+
+    def _close_worker(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
+def shown_modules(pages: Iterable[PlannedPage]) -> list[str]:
+    """The modules whose objects ``pages`` document: those of categories and helpers, and
+    the registry's (as far as its dotted path tells)."""
+    found = []
+    for page in pages:
+        if page.kind in ("category", "helpers"):
+            found.append(page.argument)
+        elif page.kind == "registry":
+            found.append(page.argument.rpartition(".")[0])
+    return list(dict.fromkeys(found))
