@@ -42,6 +42,7 @@ from refgen.sphinx import (
     memory,
     navigation,
     nodes,
+    prose_audit,
     records,
     roles,
     search_index,
@@ -322,6 +323,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-updated", incremental.pages_whose_surroundings_changed)
     app.connect("env-updated", incremental.pages_with_unresolved_links)
     app.connect("env-updated", records.report_page_problems, priority=600)
+    app.connect("env-check-consistency", prose_audit.audit_pages)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)
