@@ -84,8 +84,8 @@ _APPROXIMATE = re.compile(
 _BOUND = re.compile(
     r"(?:under|over|below|above|beyond|within|exceeds?|exceeding|less than|more than|"
     r"fewer than|greater than|higher than|lower than|longer than|shorter than|at least|"
-    r"at most|up to|no more than|no less than|as (?:much|many|little|few) as|<=?|>=?|≤|≥|by)"
-    r"\s*(?:the\s+|a\s+|an\s+|just\s+|only\s+)?$",
+    r"at most|up to|no more than|no less than|as (?:much|many|little|few) as|<=?|>=?|≤|≥)"
+    r"\s*(?:the\s+|a\s+|an\s+|just\s+|only\s+)?$|\bby\s+$",
     re.IGNORECASE,
 )
 _WORD_BEFORE = re.compile(r"([^\W\d]+|§)\.?\s*$")
