@@ -6,7 +6,9 @@ sentence names a registry entry (by name, or in a role or a link) and either
 - names one of the entry's attributes (``step_floor``, "step floor") whose
   value has the figure's dimension (a bare number: a plain or dimensionless
   value), or
-- the figure has a unit and the entry has exactly one value of its dimension.
+- the figure has a unit and the entry has exactly one value of its dimension, or
+  exactly one within a factor of ten of the figure (``1.5×10²³ FLOP`` is not the
+  6 FLOP a parameter a token).
 
 The quote agrees when the computed value, in the unit typed, is within the
 figure's tolerance (half a unit of the last digit typed). A false warning is
@@ -224,8 +226,11 @@ def _candidates(
             for a in registry.attributes(entry)
             if _dimension(registry, entry, a) == figure.dimension
         ]
-        if len(same) == 1:
-            found.append((entry, same[0]))
+        near = [a for a in same if _near(registry, figure, entry, a)]
+        if len({_rounded(registry.in_unit(entry, a, figure.unit)) for a in near}) == 1:
+            near = near[:1]  # one figure in two units: FLOP and petaflop/s-days
+        if len(same) == 1 or len(near) == 1:
+            found.append((entry, (near or same)[0]))
     return found
 
 
@@ -253,7 +258,16 @@ figure (a disagreement is a stale or mistyped quote, not a different order of ma
 
 
 def _within_reach(registry: Registry, figure: TypedFigure, quote: Quoted) -> bool:
-    value = registry.in_unit(quote.entry, quote.attribute, figure.unit)
+    return _near(registry, figure, quote.entry, quote.attribute)
+
+
+def _rounded(value: float | None) -> str:
+    return f"{value:.9g}"
+
+
+def _near(registry: Registry, figure: TypedFigure, entry: str, attribute: str) -> bool:
+    """Whether the value is within a factor :data:`REACH` of the figure."""
+    value = registry.in_unit(entry, attribute, figure.unit)
     if value is None or value == 0 or figure.value == 0:
         return value == figure.value == 0
     ratio = figure.value / value

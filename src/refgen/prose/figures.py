@@ -82,11 +82,14 @@ _APPROXIMATE = re.compile(
     re.IGNORECASE,
 )
 _BOUND = re.compile(
-    r"(?:under|over|below|above|beyond|within|exceeds?|exceeding|less than|more than|"
+    r"(?:below|above|beyond|exceeds?|exceeding|less than|more than|"
     r"fewer than|greater than|higher than|lower than|longer than|shorter than|at least|"
     r"at most|up to|no more than|no less than|as (?:much|many|little|few) as|<=?|>=?|≤|≥)"
     r"\s*(?:the\s+|a\s+|an\s+|just\s+|only\s+)?$|\bby\s+$",
     re.IGNORECASE,
+)
+_ACROSS_OR_BOUND = re.compile(
+    r"\b(?:under|over|within)\s+(?:the\s+|a\s+|an\s+|just\s+|only\s+)?$", re.IGNORECASE
 )
 _WORD_BEFORE = re.compile(r"([^\W\d]+|§)\.?\s*$")
 _RANGE_AFTER = re.compile(r"\s*(?:[–—-]|to|and)\s*[-−]?\d")
@@ -198,17 +201,22 @@ def _figure(
         return None
     if _BOUND.search(text, max(0, match.start() - 30), match.start()):
         return None
+    if unit and _ACROSS_OR_BOUND.search(text, max(0, match.start() - 30), match.start()):
+        return None  # over 10 ms is a bound; over 64 devices is not
     if not unit and _after_a_name(text, match.start()):
         return None
-    if _APPROXIMATE.search(text, max(0, match.start() - 16), match.start()):
-        tolerance *= 2
+    if _APPROXIMATE.search(text, max(0, match.start() - 16), match.start()) and (
+        "." in match.group(0) or not match.group("whole").endswith("0")
+    ):
+        tolerance *= 2  # about 15 ms; but about 20 ms already reads as 15 to 25
     noun = _NOUN_AFTER.match(text, end, limit) if not unit else None
     plural = noun.group(1).lower() if noun else ""
     counts = plural if plural.endswith("s") and plural not in FUNCTION_WORDS else ""
     if unit and not dimension and unit not in PERCENT:
         counts = unit.lower()  # 128 tokens: a count of tokens
     typed = text[match.start() : end].rstrip("×xX ")
-    aside = _in_parentheses(text, match.start()) or text[match.end() : end].strip() in "×xX"
+    multiple = text[match.end() : end].strip() in ("×", "x", "X")
+    aside = _in_parentheses(text, match.start()) or multiple
     return TypedFigure(
         match.start(), end, typed, value, tolerance, unit, dimension, per_other, counts, aside
     )
