@@ -146,7 +146,7 @@ def audit_sentence(sentence: Sentence, registry: Registry, names: re.Pattern[str
         elif len(quotes) == 1 and _within_reach(registry, figure, quotes[0]):
             disagreeing.append((figure, quotes[0]))
     return sorted(
-        [q for _, q in agreeing] + _certain(disagreeing, agreeing, sentence),
+        [q for _, q in agreeing] + _certain(disagreeing, agreeing, sentence, attributes),
         key=lambda q: q.line,
     )
 
@@ -155,10 +155,14 @@ def _certain(
     disagreeing: list[tuple[TypedFigure, Quoted]],
     agreeing: list[tuple[TypedFigure, Quoted]],
     sentence: Sentence,
+    attributes: dict[str, list[str]],
 ) -> list[Quoted]:
     """The disagreements to report: none in a what-if or a comparison, none of a value
     another figure of the sentence quotes right, none of a value two figures may quote."""
-    if WHAT_IF.search(_prose_only(sentence)):
+    prose = _prose_only(sentence)
+    for name in {name for names in attributes.values() for name in names}:
+        prose = re.sub(rf"(?<![\w]){re.escape(name)}(?![\w])", " ", prose)  # an attribute
+    if WHAT_IF.search(prose):  # called doubled is not a what-if
         return []
     quoted_right = {(q.entry, q.attribute) for _, q in agreeing}
     counts: dict[tuple[str, str], int] = {}
