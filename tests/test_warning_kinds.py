@@ -110,6 +110,7 @@ from kinds.other import Stray
 
 class Registry:
     One = Flawed(size=2.0)
+    """One, whose doubled figure is 3 (a figure typed by hand, and wrong)."""
     Lost = Stray()
 '''
 

@@ -148,6 +148,15 @@ class Settings:
         "attribute, a description whose stated unit disagrees with the computed one. Each "
         "is a refgen.check warning at its line.",
     )
+    prose_audit: bool = _setting(
+        True,
+        "true or false",
+        "At every build, read the project's own pages and the docstrings refgen renders for "
+        "figures typed by hand that quote a registry value (15.6 ms in a sentence naming "
+        "the entry), and warn (refgen.prose) where one disagrees with the value computed "
+        "now. refgen check --prose runs the same audit over any Markdown, Quarto, reST, "
+        "LaTeX or text file.",
+    )
     source: Path | None = field(default=None, compare=False, metadata={"internal": True})
     """The file the settings were read from, for messages; None for defaults."""
     table: str | None = field(default=None, compare=False, metadata={"internal": True})

@@ -27,6 +27,7 @@ class WarningKind(StrEnum):
     EXAMPLE = "example"
     CHECK = "check"
     REACH = "reach"
+    PROSE = "prose"
 
     @property
     def description(self) -> str:
@@ -61,6 +62,11 @@ WARNING_DESCRIPTIONS = {
     "names cannot be resolved: refgen cannot know what those pages depend on, so it composes "
     "them again at every build and compares them with the last (they are never stale). One "
     "warning per build, at the first such place.",
+    WarningKind.PROSE: "A figure typed by hand in a page or a docstring quotes a registry "
+    "value (its sentence names the entry, and the attribute or the entry's one value of that "
+    "dimension) and disagrees with the value computed at this build, at the precision it was "
+    "typed. The warning names the entry, the attribute, both figures and the scenario role "
+    "that would keep it current. Turn the audit off with refgen_prose_audit = False.",
     WarningKind.CHECK: "With the checks setting on: what refgen check finds beyond the "
     "problems above (a Notes entry, an example or a docstring missing; a stated unit that "
     "disagrees with the computed one). The message names the rule.",

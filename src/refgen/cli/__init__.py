@@ -23,6 +23,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from refgen.render.markup import printable
@@ -106,6 +107,16 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         metavar="KIND",
         help="only findings of this kind (repeatable): missing-docstring, value, ...",
+    )
+    check.add_argument(
+        "--prose",
+        nargs="+",
+        metavar="PATH",
+        type=Path,
+        help="audit the figures typed in these Markdown, Quarto, reST, LaTeX or text files "
+        "(or the files under these folders) against the registry instead: a figure that "
+        "quotes a registry value and disagrees is a finding (non-zero exit); one that agrees "
+        "is listed as a prose-quote suggestion",
     )
     export = commands.add_parser(
         "export",

@@ -45,6 +45,7 @@ from refgen.sphinx import (
     navigation,
     nodes,
     private,
+    prose_audit,
     records,
     roles,
     search_index,
@@ -291,6 +292,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)
     app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
+    app.connect("env-check-consistency", prose_audit.audit_pages)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)

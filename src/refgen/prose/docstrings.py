@@ -1,0 +1,86 @@
+"""Docstrings as prose: what the reference shows of the author's words, at their .py lines.
+
+The audit reads what the reference shows of the author's own words: each
+scenario class's summary, description, Notes and Warnings, each input's and
+derived attribute's description, and the registry's and each entry's
+description. An entry's description is about that entry, so its sentences
+quote it even where they do not name it ("Its 2.36 s sync_time ..."). Each
+passage starts at the line of the ``.py`` file its first line is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from refgen.analysis.guard import call_user_code
+from refgen.analysis.model import ScenarioDoc, SourceLocation
+from refgen.prose.formats import passages_of_text
+from refgen.prose.passages import Passage
+
+if TYPE_CHECKING:
+    from refgen.project import Project
+
+
+def docstring_passages(project: Project) -> list[Passage]:
+    """The passages of every docstring the project's reference renders."""
+    found: list[Passage] = []
+    lines: dict[str, tuple[str, ...]] = {}
+    scenarios, error = call_user_code(project.scenarios)
+    for scenario in scenarios if error is None and scenarios else ():
+        for text, location in _scenario_texts(scenario):
+            found += _passages(text, location, lines)
+    registry = project.registry
+    if registry is not None:
+        found += _passages(registry.description, registry.location, lines)
+        for entry in registry.entries:
+            found += _passages(entry.description, entry.location, lines, subject=entry.name)
+    return found
+
+
+def _scenario_texts(scenario: ScenarioDoc) -> Iterator[tuple[str, SourceLocation | None]]:
+    docstring = scenario.docstring
+    yield docstring.summary, scenario.location
+    yield docstring.description, docstring.description_location or scenario.location
+    for note in docstring.notes:
+        yield note.text, note.location
+    if docstring.warnings is not None:
+        yield docstring.warnings.text, docstring.warnings.location
+    for item in scenario.inputs:
+        yield item.description, item.location
+    for derived in scenario.derived:
+        yield derived.description, derived.location
+
+
+def _passages(
+    text: str,
+    location: SourceLocation | None,
+    lines: dict[str, tuple[str, ...]],
+    subject: str = "",
+) -> list[Passage]:
+    if not text.strip() or location is None:
+        return []
+    if location.path not in lines:
+        lines[location.path] = _file_lines(location.path)
+    first = _first_line(lines[location.path], location.line, text)
+    return [
+        Passage(p.text, p.path, p.line + first - 1, p.code, subject, p.syntax)
+        for p in passages_of_text(text, location.path, "rst")
+    ]
+
+
+def _file_lines(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
+def _first_line(lines: tuple[str, ...], start: int, text: str) -> int:
+    """The line of the file, at ``start`` or after it, that holds the text's first line."""
+    opening = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    for number in range(max(start, 1), min(len(lines), start + 200) + 1):
+        if opening and opening in lines[number - 1]:
+            return number
+    return start
