@@ -27,9 +27,11 @@ Settings come from the ``[tool.refgen]`` table of the nearest ``pyproject.toml``
 from __future__ import annotations
 
 import functools
+import re
 import sys
 import sysconfig
 import weakref
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -51,6 +53,8 @@ BUNDLE = "_repr_mimebundle_"
 THIS_INSTANCE = "this instance"
 LINK_LABEL = "Reference page"
 _TYPE_NAME = vars(type)["__name__"]
+_DISPLAY_METHOD = re.compile(r"_repr_[a-z]+_|_ipython_display_")
+"""IPython's display methods (``_repr_html_``, ``_repr_pretty_``, ``_repr_mimebundle_``, ...)."""
 
 
 class Display:
@@ -82,8 +86,9 @@ class Display:
             return None
         shown, _error = call_user_code(self._may_show, kind)
         scenario = self.project.analyse(kind)[0] if shown else None
-        if scenario is None:
+        if scenario is None or not (scenario.inputs or scenario.derived):
             self._not_shown[kind] = True
+            return None
         return scenario
 
     def _may_show(self, kind: type) -> bool:
@@ -136,14 +141,31 @@ class Display:
 
 
 def _declares_members(kind: type) -> bool:
-    """Whether a class of ``kind``'s MRO (but ``object``) annotates fields or has properties."""
-    for base in discovery.class_mro(kind)[:-1]:
+    """Whether a class of ``kind``'s MRO (but ``object``) annotates public fields or has
+    public properties, and none says how IPython should show it (``_repr_html_``, ...)."""
+    bases = discovery.class_mro(kind)[:-1]
+    if any(_shows_itself(discovery.class_dict(base)) for base in bases):
+        return False
+    for base in bases:
         own = discovery.class_dict(base)
-        if "__annotations__" in own:
+        annotations = own.get("__annotations__")
+        if isinstance(annotations, dict) and any(_public(name) for name in annotations):
             return True
-        if any(issubclass(type(v), property | functools.cached_property) for v in own.values()):
+        if any(
+            _public(name) and issubclass(type(value), property | functools.cached_property)
+            for name, value in own.items()
+        ):
             return True
     return False
+
+
+def _shows_itself(own: Mapping[str, Any]) -> bool:
+    """A class body that defines how IPython shows its instances: its choice stands."""
+    return any(isinstance(name, str) and _DISPLAY_METHOD.fullmatch(name) for name in own)
+
+
+def _public(name: object) -> bool:
+    return isinstance(name, str) and not name.startswith("_")
 
 
 def _packages(settings: Settings) -> set[str]:
