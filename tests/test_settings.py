@@ -46,6 +46,10 @@ ONE_CLASS = '''
         ("category_titles", {"pkg.models": ""}, "a table of dotted module names"),
         ("category_titles", {"not a module": "Models"}, "a table of dotted module names"),
         ("category_titles", {"pkg.models": 3}, "a table of dotted module names"),
+        ("site_url", "javascript:alert(1)", "an http:// or https:// address"),
+        ("site_url", "example.org/docs", "an http:// or https:// address"),
+        ("site_url", "https://example.org/<docs>", "an http:// or https:// address"),
+        ("site_url", 3, "an http:// or https:// address"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_setting(key: str, value: object, expected: str) -> None:

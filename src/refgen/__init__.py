@@ -2,7 +2,9 @@
 
 Add ``"refgen"`` to ``extensions`` in a Sphinx ``conf.py`` and set
 ``refgen_modules`` and ``refgen_registry``. Importing this package does not
-import Sphinx; only :func:`setup` does.
+import Sphinx; only :func:`setup` does. In IPython or Jupyter, ``%load_ext refgen``
+shows scenario instances as their reference page (:mod:`refgen.notebook`, imported
+only then).
 """
 
 from __future__ import annotations
@@ -17,3 +19,17 @@ def setup(app: Any) -> dict[str, Any]:
     from refgen.sphinx.extension import setup as setup_extension
 
     return setup_extension(app)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """IPython entry point (``%load_ext refgen``): scenario instances display as pages."""
+    from refgen.notebook import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """IPython's ``%unload_ext refgen``: objects display as they did before."""
+    from refgen.notebook import unload
+
+    unload(ipython)

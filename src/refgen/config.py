@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 PYPROJECT = "pyproject.toml"
 PREFIX = "refgen_"
@@ -157,6 +158,13 @@ class Settings:
         "now. refgen check --prose runs the same audit over any Markdown, Quarto, reST, "
         "LaTeX or text file.",
     )
+    site_url: str | None = _setting(
+        None,
+        "web address or None",
+        "Address of the built site (https://example.org/docs), where its reference pages "
+        "are published. Scenarios shown in a notebook (%load_ext refgen) then link to "
+        "their class's page there. None: no link.",
+    )
     source: Path | None = field(default=None, compare=False, metadata={"internal": True})
     """The file the settings were read from, for messages; None for defaults."""
     table: str | None = field(default=None, compare=False, metadata={"internal": True})
@@ -237,6 +245,12 @@ def validate(spec: dataclasses.Field[Any], value: Any, origin: str, key: str) ->
         ):
             raise refuse()
         return tuple(sorted((name, title.strip()) for name, title in pairs))
+    if kind == "web address or None":
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str) or not _is_web_address(value):
+            raise refuse()
+        return value.rstrip("/")
     if kind == "one of":
         if value not in spec.metadata["choices"]:
             choices = ", ".join(repr(choice) for choice in spec.metadata["choices"])
@@ -270,6 +284,7 @@ def _expected(kind: str) -> str:
         "true or false": "true or false",
         "whole number, 1 or more": "a whole number, 1 or more",
         "module names and titles": "a table of dotted module names to non-empty titles",
+        "web address or None": "an http:// or https:// address (a string) or None",
     }.get(kind, "a non-empty string")
 
 
@@ -277,6 +292,13 @@ def _is_inside(folder: str) -> bool:
     """Whether ``folder`` is relative and never climbs out (generated pages stay in the docs)."""
     path = PurePosixPath(folder.replace("\\", "/"))
     return not path.is_absolute() and ".." not in path.parts and ":" not in folder
+
+
+def _is_web_address(text: str) -> bool:
+    """An absolute http(s) address with a host, and nothing a link could not carry as is."""
+    parts = urlsplit(text)
+    printable = text.isprintable() and not any(c.isspace() or c in "<>\"'`" for c in text)
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and printable
 
 
 def _is_dotted(text: str) -> bool:

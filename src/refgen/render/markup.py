@@ -70,3 +70,9 @@ def internal_href(anchor: str) -> str:
 def serialize(root: ET.Element) -> str:
     """The element as markup, its text and attribute values escaped."""
     return ET.tostring(root, encoding="unicode", short_empty_elements=True)
+
+
+def serialize_html(root: ET.Element) -> str:
+    """The element as HTML5 markup: as :func:`serialize`, but every element closed by an
+    end tag, since HTML reads ``<span />`` as an opening tag (outside MathML and SVG)."""
+    return ET.tostring(root, encoding="unicode", short_empty_elements=False)

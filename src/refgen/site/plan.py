@@ -106,6 +106,11 @@ def page_name(class_name: str) -> str:
     return f"{shortened}-{digest}"
 
 
+def class_page(root: str, module: str, class_name: str) -> str:
+    """The document name of the page of class ``class_name`` of the category ``module``."""
+    return f"{root}/{module}/{page_name(class_name)}"
+
+
 REGISTRY_PAGE_SIZE = 200
 """Entries per registry page: a larger registry is split so that no page grows past a
 few hundred kilobytes (about 2 KB of HTML an entry)."""
@@ -144,8 +149,10 @@ def plan_pages(project: Project, helper_modules: list[str] | None = None) -> Pla
         names = tuple(page_name(c.__name__) for c in classes)
         pages.append(PlannedPage(f"{folder}/index", PageKind.CATEGORY, name, names))
         pages += [
-            PlannedPage(f"{folder}/{page}", PageKind.SCENARIO, discovery.dotted_path(cls))
-            for page, cls in zip(names, classes, strict=True)
+            PlannedPage(
+                class_page(root, name, cls.__name__), PageKind.SCENARIO, discovery.dotted_path(cls)
+            )
+            for cls in classes
         ]
     for name in project.helper_modules() if helper_modules is None else helper_modules:
         index.append(f"helpers/{name}")
