@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 from refgen.testing import BuildResult, sphinx_build
 from tests.html_helpers import read_html
 
-pytest_plugins = ["pytester"]
+pytest_plugins = ["pytester", "tests.marks"]
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"

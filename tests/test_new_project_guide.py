@@ -83,6 +83,7 @@ def test_the_guide_writes_a_package_a_configuration_and_docs() -> None:
     ]
 
 
+@pytest.mark.build  # the guide's commands, sphinx among them, are read from its text
 def test_the_site_builds_without_a_warning_and_shows_the_figure(
     followed: Followed,
 ) -> None:
@@ -96,12 +97,14 @@ def test_the_site_builds_without_a_warning_and_shows_the_figure(
     assert "7 ms" in [last_figure(row) for row in rows]
 
 
+@pytest.mark.build  # the guide's commands, sphinx among them, are read from its text
 def test_pytest_runs_the_examples(followed: Followed) -> None:
     run = followed.runs["pytest"]
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
 
 
+@pytest.mark.build  # the guide's commands, sphinx among them, are read from its text
 def test_the_command_line_looks_the_figure_up(
     followed: Followed,
 ) -> None:
