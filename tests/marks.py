@@ -9,8 +9,11 @@ and :mod:`refgen.testing` they call, followed name by name) and marked:
   a ``python -m sphinx`` or ``sphinx_autobuild`` command, or the source of
   such a test written out for pytest to run;
 - ``browser`` when it uses the ``chromium`` fixture;
-- ``slow`` when it starts a process (the command line in a subprocess, pytest
-  on a throwaway package), or is one of :data:`SLOW`.
+- ``slow`` when, without building, it starts a process (the command line in a
+  subprocess, pytest on a throwaway package), or is one of :data:`SLOW`.
+
+Under pytest-xdist, the tests of the session's docs site share a group, so
+that ``--dist loadgroup`` builds the site on one worker only.
 
 The rule reads code, so code can hide a build from it. A test that builds
 without the ``build`` marker fails: while an unmarked test is set up and
@@ -55,6 +58,8 @@ SLOW = frozenset(
 )
 """Tests that take seconds without building or starting a process, by ``file::name``
 (from ``pytest --durations``: the slowest that neither build nor start a process)."""
+SITE_FIXTURE = "site"
+"""The docs site, built once per session (``tests/conftest.py``): once per worker under xdist."""
 CONSTRUCTORS = frozenset({"__new__", "__init__", "__post_init__"})
 FOLLOWED_MODULES = ("tests", "refgen.testing")
 """Modules whose functions are read too when a test calls them."""
@@ -189,11 +194,15 @@ def _short_id(item: pytest.Function) -> str:
     return f"{item.path.name}::{item.originalname}"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     reader = CodeReader()
+    distributed = config.pluginmanager.hasplugin("xdist")
     for item in items:
         if not isinstance(item, pytest.Function):
             continue  # the plugin's items of Examples sections run no build
+        if distributed and SITE_FIXTURE in item.fixturenames:
+            # With --dist loadgroup, one worker builds the session's site and runs its tests.
+            item.add_marker(pytest.mark.xdist_group(SITE_FIXTURE))
         reach = reader.item(item)
         if "chromium" in item.fixturenames:
             item.add_marker(pytest.mark.browser)
