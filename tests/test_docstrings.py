@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from refgen.analysis.docstrings import attribute_description, docstring_lines, parse_docstring
@@ -170,7 +170,6 @@ def docstrings(draw: st.DrawFn) -> str:
     return ("\n" + indent).join(parts)
 
 
-@settings(max_examples=300, deadline=None)
 @given(docstrings(), st.integers(1, 10_000))
 def test_parser_never_raises_and_locations_stay_in_the_docstring(raw: str, first: int) -> None:
     doc = parse_docstring(raw, "f.py", first)
@@ -182,7 +181,6 @@ def test_parser_never_raises_and_locations_stay_in_the_docstring(raw: str, first
         assert first <= problem.location.line <= last_line
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_parser_never_raises_on_arbitrary_text(raw: str) -> None:
     parse_docstring(raw, "f.py", 1)
@@ -419,7 +417,6 @@ def test_numpydoc_warnings_become_problems() -> None:
 structured = st.sampled_from(["See Also", "Parameters", "Raises", "Receives", "Attributes"])
 
 
-@settings(max_examples=300, deadline=None)
 @given(structured, st.lists(st.text(max_size=30), max_size=6), st.integers(1, 1000))
 def test_numpydoc_never_raises_or_warns_through_the_parser(
     title: str, body: list[str], first: int

@@ -187,6 +187,8 @@ def with_duplicates(result: BuildResult, pages: set[str]) -> set[str]:
         found |= more
 
 
+# Three examples, not the profile's count: each is a clean build and one incremental
+# build per edit, and a clean build again to compare with.
 @settings(
     max_examples=3,
     deadline=None,

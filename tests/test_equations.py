@@ -6,7 +6,7 @@ import ast
 import textwrap
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from refgen.analysis.equations import extract_equation
@@ -111,7 +111,6 @@ statements = st.sampled_from(
 )
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.lists(statements, min_size=1, max_size=5))
 def test_extractor_never_raises(body: list[str]) -> None:
     code = "\n".join(body)

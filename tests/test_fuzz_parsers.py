@@ -15,8 +15,10 @@ purpose, and check what the pipeline promises for any input:
 * text the Sphinx layer writes without parsing (``is_verbatim``) is what
   docutils would show.
 
-Each property runs a modest number of examples so the file stays fast;
-``@example`` rows hold the inputs that failed before their fix.
+Each property runs as many examples as the Hypothesis profile gives
+(``tests/conftest.py``: a few while developing, more in CI, thousands with
+``HYPOTHESIS_PROFILE=hunt``); ``@example`` rows hold the inputs that failed
+before their fix.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ import importlib.util
 import io
 import itertools
 import keyword
-import os
 import re
 import textwrap
 import tokenize
@@ -53,8 +54,8 @@ from refgen.testing import analyse_source
 from tests.test_mathml import APPLY, local
 
 FAST = settings(
-    # REFGEN_FUZZ_EXAMPLES=5000 for a longer hunt; the default keeps the file fast.
-    max_examples=int(os.environ.get("REFGEN_FUZZ_EXAMPLES", "150")),
+    # As many examples as the Hypothesis profile says (HYPOTHESIS_PROFILE=hunt for a long
+    # hunt: tests/conftest.py); each must be quick.
     deadline=timedelta(seconds=1),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -827,6 +828,8 @@ def scenario_sources(draw: st.DrawFn) -> tuple[str, str]:
     return source, expression
 
 
+# Fewer examples than the profile gives: drawing a whole class (rejecting what does not
+# compile) and analysing it takes about half a second an example.
 @settings(FAST, max_examples=15, deadline=None)
 @given(scenario_sources())
 def test_a_hostile_class_is_analysed_into_records_and_problems(generated: tuple[str, str]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import sphinx.highlighting
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from pygments.lexers import PythonLexer
 from sphinx.highlighting import PygmentsBridge
@@ -71,7 +71,6 @@ FRAGMENTS = (
 )
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=12))
 def test_any_module_highlights_the_same_in_pieces(fragments: list[str]) -> None:
     source = "".join(fragments)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
@@ -612,7 +612,6 @@ VALUES = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
 @given(EXPRESSIONS, VALUES)
 def test_the_layout_read_as_written_computes_what_the_source_computes(
     source: str, names: dict[str, float]
@@ -639,7 +638,6 @@ PYTHONISH = st.lists(
 ).map("".join)  # fmt: skip
 
 
-@settings(max_examples=400, deadline=None)
 @given(st.one_of(st.text(), PYTHONISH, EXPRESSIONS.map(lambda text: text[:-1])))
 def test_any_text_gives_a_result_and_never_raises(source: str) -> None:
     result = expression_to_mathml(source)
@@ -738,7 +736,6 @@ def test_an_operator_that_starts_a_line_is_spaced_as_between_terms() -> None:
 
 
 @given(EXPRESSIONS)
-@settings(max_examples=200, deadline=None)
 def test_breaking_an_equation_keeps_every_symbol_in_order(source: str) -> None:
     whole = expression_to_mathml(source).element
     if whole is None:

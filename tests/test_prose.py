@@ -5,7 +5,7 @@ from __future__ import annotations
 from docutils import nodes
 from docutils.core import publish_doctree
 from docutils.statemachine import StringList
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs, unlink_scripts
@@ -62,7 +62,6 @@ def docutils_paragraph(text: str) -> str | None:
 prose = st.text(alphabet="abAIv _-*`:.|\\'\"@/()<>[]12\n#=+~^&;!?", min_size=1, max_size=30)
 
 
-@settings(max_examples=300)
 @given(prose)
 def test_verbatim_text_is_what_docutils_shows_unchanged(text: str) -> None:
     """The fast path's promise: text made a paragraph unparsed is what docutils would show."""
