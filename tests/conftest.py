@@ -28,7 +28,8 @@ settings.register_profile("dev", max_examples=25, deadline=None)
 settings.register_profile(
     "ci", max_examples=300, deadline=None, derandomize=True, database=None, print_blob=True
 )
-# A long hunt, by hand: HYPOTHESIS_PROFILE=hunt python -m pytest tests/test_fuzz_parsers.py
+# A long hunt, by hand:
+#     HYPOTHESIS_PROFILE=hunt python -m pytest tests/unit/analysis/test_fuzz_parsers.py
 settings.register_profile("hunt", max_examples=5000, deadline=None)
 settings.load_profile(os.environ.get(PROFILE_VARIABLE, "dev"))
 

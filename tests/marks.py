@@ -18,7 +18,7 @@ that ``--dist loadgroup`` builds the site on one worker only.
 The rule reads code, so code can hide a build from it. A test that builds
 without the ``build`` marker fails: while an unmarked test is set up and
 run, Sphinx's build entry point and any command that starts Sphinx raise
-:class:`UnmarkedBuild` (``tests/test_marks.py`` shows both halves).
+:class:`UnmarkedBuild` (``tests/unit/testing/test_marks.py`` shows both halves).
 """
 
 from __future__ import annotations

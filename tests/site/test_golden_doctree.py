@@ -2,7 +2,7 @@
 
 Any change to what the showcase class page holds (a section, a field, a link,
 a value, the MathML of an equation) shows up as a readable diff. Regenerate
-with ``REFGEN_UPDATE_GOLDEN=1 python -m pytest tests/test_golden_doctree.py``
+with ``REFGEN_UPDATE_GOLDEN=1 python -m pytest tests/site/test_golden_doctree.py``
 and review the diff in git.
 """
 

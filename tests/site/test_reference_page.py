@@ -21,7 +21,7 @@ from tests.html_helpers import (
     section,
     text,
 )
-from tests.test_cross_references import read_inventory
+from tests.sphinx.test_cross_references import read_inventory
 
 CLASS = "refgen_scenarios.training.UpdateWorkingSetScenario"
 

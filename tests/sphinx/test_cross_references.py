@@ -9,7 +9,7 @@ from urllib.parse import urldefrag
 
 from refgen.testing import BuildResult, write_scenario_project
 from tests.html_helpers import main, read_html, row_cells
-from tests.test_pages import MODULE
+from tests.sphinx.test_pages import MODULE
 
 
 def read_inventory(path: Path) -> dict[tuple[str, str], str]:

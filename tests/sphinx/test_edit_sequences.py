@@ -1,6 +1,6 @@
 """Any sequence of edits a user makes gives, after each incremental build, what a clean build gives.
 
-The chain package of ``tests/test_incremental.py`` is extended with every way a
+The chain package of ``tests/sphinx/test_incremental.py`` is extended with every way a
 figure can depend on code its property does not name: a class attribute set
 after the class body, a monkeypatch from another module, a constant imported
 inside a function body, a module read by a literal name
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from refgen.testing import BuildResult, ScenarioProject
-from tests.test_incremental import (
+from tests.sphinx.test_incremental import (
     _replace_number,
     apply_edit,
     assert_same_as_clean,

@@ -26,7 +26,7 @@ from refgen.analysis.guard import call_user_code
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html
 
-CORPUS = Path(__file__).parent / "hostile"
+CORPUS = Path(__file__).parents[1] / "hostile"
 MARK = "# <- refgen"
 
 # case: (warning kind, text the warning holds, the page that must still be built)

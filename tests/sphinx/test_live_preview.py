@@ -32,7 +32,7 @@ from bs4 import BeautifulSoup
 
 from refgen.testing import ScenarioProject
 from tests.html_helpers import last_figure, section, text
-from tests.test_incremental import NEW_CLASS, write_chain
+from tests.sphinx.test_incremental import NEW_CLASS, write_chain
 
 pytest.importorskip(
     "sphinx_autobuild",
@@ -197,7 +197,7 @@ def chain(tmp_path: Path) -> ScenarioProject:
 
 
 def test_the_documented_command_is_the_one_tested() -> None:
-    guide = Path(__file__).resolve().parent.parent / "docs" / "using-refgen.md"
+    guide = Path(__file__).resolve().parents[2] / "docs" / "using-refgen.md"
     assert f"sphinx-autobuild {shlex.join(COMMAND)}" in guide.read_text(encoding="utf-8")
 
 

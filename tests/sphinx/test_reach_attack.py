@@ -3,7 +3,7 @@
 Each test is something a user's project does, hostile or careless, followed by the
 build that must give what a clean build gives: the same figures, warnings and exit
 status, without hanging. Most build the throwaway package ``chain`` of
-``tests/test_stale_fingerprints.py`` (the scenario class ``chain.models.Gauge``,
+``tests/sphinx/test_stale_fingerprints.py`` (the scenario class ``chain.models.Gauge``,
 whose ``reading`` is ``helpers.scale(x)``, and the registry entry ``Named.One``
 with ``x = 3``), make an edit, build again and compare with a clean build.
 
@@ -29,8 +29,8 @@ from refgen.site import outline
 from refgen.site.fingerprint import STORE
 from refgen.sphinx.records import WRITE_WARNINGS
 from refgen.testing import BuildResult, ScenarioProject
-from tests.test_incremental import assert_same_as_clean, reread, touch_edit
-from tests.test_stale_fingerprints import (
+from tests.sphinx.test_incremental import assert_same_as_clean, reread, touch_edit
+from tests.sphinx.test_stale_fingerprints import (
     MODELS,
     REGISTRY,
     add_page,

@@ -8,7 +8,7 @@ import pytest
 
 from refgen.testing import BuildResult, ScenarioProject
 from tests.html_helpers import main, read_html, text
-from tests.test_registry_values import gadgets, gadgets_site  # noqa: F401  (shared fixtures)
+from tests.sphinx.test_registry_values import gadgets, gadgets_site  # noqa: F401  (shared fixtures)
 
 
 def quoted(page_path) -> list[tuple[str, str]]:

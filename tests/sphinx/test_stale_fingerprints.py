@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
-from tests.test_incremental import assert_same_as_clean, chain_value, touch_edit
+from tests.sphinx.test_incremental import assert_same_as_clean, chain_value, touch_edit
 
 MODELS = '''
     """Gauges

@@ -21,7 +21,7 @@ from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.project import Project
 from refgen.testing import BuildResult, ScenarioProject, fresh_imports, write_scenario_project
 from tests.html_helpers import main, read_html, text
-from tests.test_incremental import reread, touch_edit
+from tests.sphinx.test_incremental import reread, touch_edit
 
 UNITS = '''
     """The package's unit registry."""

@@ -21,7 +21,7 @@ import pytest
 
 from refgen.testing import BuildResult, ScenarioProject, sphinx_build, write_scenario_project
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CLASSES = 30
 ATTRIBUTES = ("double", "triple")
 

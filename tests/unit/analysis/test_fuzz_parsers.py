@@ -51,7 +51,7 @@ from refgen.render.math_elements import MATHML_NAMESPACE, UnitSymbols
 from refgen.render.mathml import MathResult, assignment, expression_to_mathml
 from refgen.sphinx.prose import is_verbatim, plain_paragraphs
 from refgen.testing import analyse_source
-from tests.test_mathml import APPLY, local
+from tests.unit.render.test_mathml import APPLY, local
 
 FAST = settings(
     # As many examples as the Hypothesis profile says (HYPOTHESIS_PROFILE=hunt for a long

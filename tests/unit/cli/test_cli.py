@@ -32,7 +32,7 @@ from tests.html_helpers import SECTIONS
 FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+): \[(?P<kind>[a-z-]+)\] (?P<message>.+)$")
 
 # Lookups without the disk cache: each one computes, imports the scenarios and leaves
-# nothing in the checkout (tests/test_cli_cache.py tests the cache).
+# nothing in the checkout (tests/unit/cli/test_cli_cache.py tests the cache).
 COMMANDS = {
     "show-entry": ("show", "--no-cache", "PhoneFullUpdateWorkingSet"),
     "show-class": ("show", "--no-cache", "UpdateWorkingSetScenario"),

@@ -5,7 +5,7 @@ the repository. Any change to the export (a scenario, a docstring, a computed
 figure or the exporter itself) makes the test fail with a unified diff. When
 the change is intended, regenerate the file and review its diff in git:
 
-    REFGEN_UPDATE_GOLDEN=1 python -m pytest tests/test_golden_export.py
+    REFGEN_UPDATE_GOLDEN=1 python -m pytest tests/unit/cli/test_golden_export.py
 
 Files in the export are relative to the folder holding the top-level package,
 so the golden file is the same on every machine; the other tests here keep it so.
@@ -21,7 +21,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.golden import assert_matches_golden
-from tests.test_cli import refgen, refgen_on_sloppy
+from tests.unit.cli.test_cli import refgen, refgen_on_sloppy
 
 
 @pytest.fixture(scope="module")
