@@ -1,4 +1,4 @@
-"""Shared fixtures: the project's own site, built once per test session."""
+"""Shared fixtures: the project's own site, built once per test session; Hypothesis profiles."""
 
 from __future__ import annotations
 
@@ -11,11 +11,27 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+from hypothesis import settings
 
 from refgen.testing import BuildResult, sphinx_build
 from tests.html_helpers import read_html
 
-pytest_plugins = ["pytester"]
+pytest_plugins = ["pytester", "tests.marks"]
+
+PROFILE_VARIABLE = "HYPOTHESIS_PROFILE"
+# How many examples each property runs, by where it runs; a test sets its own count only
+# when each example costs a Sphinx build. No deadline: the machines are shared and
+# loaded, and the tests that promise speed (linear time) set theirs.
+settings.register_profile("dev", max_examples=25, deadline=None)
+# CI: more examples, the same ones every run (a failure is reproducible, never flaky),
+# with the failing example printed as a blob to replay, and no example database.
+settings.register_profile(
+    "ci", max_examples=300, deadline=None, derandomize=True, database=None, print_blob=True
+)
+# A long hunt, by hand:
+#     HYPOTHESIS_PROFILE=hunt python -m pytest tests/unit/analysis/test_fuzz_parsers.py
+settings.register_profile("hunt", max_examples=5000, deadline=None)
+settings.load_profile(os.environ.get(PROFILE_VARIABLE, "dev"))
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"

@@ -3,7 +3,8 @@
 When a change to the output is intended, regenerate the files and review
 their diff in git:
 
-    REFGEN_UPDATE_GOLDEN=1 python -m pytest tests/test_golden_export.py tests/test_golden_doctree.py
+    REFGEN_UPDATE_GOLDEN=1 python -m pytest tests/unit/cli/test_golden_export.py \
+        tests/site/test_golden_doctree.py tests/unit/render/test_text_pages.py
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ live cells (:func:`live_cells`: links elsewhere, targets, prose) built as
 nodes. At ``doctree-resolved`` :func:`expand_tables` makes it the docutils
 table every writer and the search index know, except for HTML, which writes it
 straight from its layout (:mod:`refgen.sphinx.html_tables`).
-``tests/test_compact_tables.py`` holds both ways to the same output.
+``tests/sphinx/test_compact_tables.py`` holds both ways to the same output.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ for a module of 19,000 lines, over a second of Pygments for an edit of one
 line (bench/RESULTS.md). Pygments' Python lexer is back in its first state at
 the start of every top-level ``class``, ``def`` or decorator line, so the
 text can be cut there and each piece lexed on its own, giving the same tokens
-(``tests/test_highlighting.py`` checks this on every module of the standard
+(``tests/sphinx/test_highlighting.py`` checks this on every module of the standard
 library). The tokens of each piece are kept in the doctree folder under a
 digest of its text and Pygments' version, and the next build lexes only the
 pieces that changed; all the tokens are then formatted at once, as viewcode's

@@ -13,7 +13,7 @@ walked by the translator as usual.
 The markup is the stock HTML5 translator's. A translator that changes how any
 of the parts involved is written (a theme's own ``visit_table``, say) gets the
 expanded table instead (:func:`writes_tables_as_sphinx`), so what it writes is
-its own. ``tests/test_compact_tables.py`` holds the two ways to the same bytes.
+its own. ``tests/sphinx/test_compact_tables.py`` holds the two ways to the same bytes.
 """
 
 from __future__ import annotations

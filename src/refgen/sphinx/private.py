@@ -3,7 +3,7 @@
 Each accessor below reaches one name that Sphinx or docutils does not
 promise to keep, and says which refgen feature needs it and what refgen
 does when it is gone (each degrades to what Sphinx does alone, never to a
-crash). :data:`PRIVATE_NAMES` lists them all: ``tests/test_sphinx_private.py``
+crash). :data:`PRIVATE_NAMES` lists them all: ``tests/sphinx/test_sphinx_private.py``
 checks each against the installed Sphinx and docutils, and fails naming the
 name and the feature, so an upgrade that changes one is seen at once rather
 than as a build that quietly got slower or less exact.
