@@ -121,7 +121,7 @@ OWN_TEST = {
 
 
 def test_every_case_in_the_corpus_has_an_expectation() -> None:
-    from tests.test_hostile_round_two_hidden import CASES as ROUND_TWO
+    from tests.sphinx.test_hostile_round_two_hidden import CASES as ROUND_TWO
 
     cases = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
     assert cases == sorted([*EXPECTED, *SHAPES, *CLEAN, *OWN_TEST, *ROUND_TWO])

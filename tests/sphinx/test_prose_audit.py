@@ -168,6 +168,7 @@ def check_prose(*paths: str, json_output: bool = False) -> subprocess.CompletedP
     format_option = ["--format", "json"] if json_output else []
     env = dict(os.environ, NO_COLOR="1")
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")])
+    env["COLUMNS"] = "1000"  # one finding a line, however wide the terminal
     return subprocess.run(
         [sys.executable, "-c", code, "check", *format_option, "--prose", *paths],
         capture_output=True,

@@ -269,6 +269,7 @@ def test_a_pyproject_that_cannot_take_the_table_is_refused() -> None:
         with_refgen_table('tool = {black = {line-length = 88}}\n', choice)
 
 
+@pytest.mark.build
 def test_what_init_writes_builds_under_w_in_a_fresh_venv(tmp_path: Path) -> None:
     """The newcomer's first hour: a package, a fresh venv, ``refgen init``, a build."""
     root = throwaway_package(tmp_path / "project", "initpkg_venv")
