@@ -23,6 +23,23 @@ def value_text(value: Value | None) -> str:
 
 
 UNIT_CLASS = "refgen-unit"
+FIGURE_CLASS = "refgen-figure"
+WIDEST_FIGURE_PART = 24
+"""Widths (in characters) the stylesheet has a ``refgen-w<N>`` class for."""
+
+
+def figure_parts(item: Figure) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """The whole part and the fraction of a figure, each with its classes (its kind, and its
+    column's width in characters): what every HTML form of a figure is made of."""
+    return tuple(
+        (text, (f"refgen-{kind}", f"refgen-w{min(width, WIDEST_FIGURE_PART)}"))
+        for text, kind, width in (
+            (item.whole, "whole", item.whole_width),
+            (item.fraction, "fraction", item.fraction_width),
+        )
+    )
+
+
 _WHOLE_PART = re.compile(r"[-\u2212]?[0-9\u2009]*")
 
 

@@ -19,14 +19,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
 from refgen.render import blocks as b
+from refgen.render.figures import FIGURE_CLASS, WIDEST_FIGURE_PART, figure_parts
 from refgen.render.markup import element, serialize_html, xml_safe
 
 PAGE_CLASS = "refgen-notebook"
 LINK_CLASS = "refgen-reference-link"
-FIGURE_CLASS = "refgen-figure"
-WIDEST_FIGURE_PART = 24
-"""Widths (in characters) the style sheet has a ``refgen-w<N>`` class for, as
-``refgen.css`` has."""
 
 STYLE = (
     f".{PAGE_CLASS} table {{ border-collapse: collapse; margin: 0.3em 0 0.8em; }}\n"
@@ -172,10 +169,6 @@ def figure(item: b.Figure) -> ET.Element:
     """A number as two boxes of its column's widths, the whole part right-aligned and the
     fraction left-aligned, so the column's decimal points line up (as on the site)."""
     shown = element("span", **_classes(FIGURE_CLASS))
-    for part, kind, width in (
-        (item.whole, "whole", item.whole_width),
-        (item.fraction, "fraction", item.fraction_width),
-    ):
-        width_class = f"refgen-w{min(width, WIDEST_FIGURE_PART)}"
-        shown.append(element("span", text=part, **_classes(f"refgen-{kind}", width_class)))
+    for part, classes in figure_parts(item):
+        shown.append(element("span", text=part, **_classes(*classes)))
     return shown

@@ -24,6 +24,7 @@ from docutils import nodes
 from sphinx.writers.html5 import HTML5Translator
 
 from refgen.render import blocks as b
+from refgen.render.figures import FIGURE_CLASS, figure_parts
 from refgen.sphinx import compact_tables
 from refgen.sphinx import nodes as refgen_nodes
 from refgen.sphinx.private import HTML_BASE_MODULE, table_row_indices
@@ -203,8 +204,8 @@ class TableWriter:
             case b.Code():
                 self._code(item)
             case b.Figure():
-                self.body.append(self._tag("span", (refgen_nodes.FIGURE_CLASS,)))
-                for text, classes in refgen_nodes.figure_parts(item):
+                self.body.append(self._tag("span", (FIGURE_CLASS,)))
+                for text, classes in figure_parts(item):
                     self.body.append(self._tag("span", classes))
                     self._text(text)
                     self.body.append("</span>")

@@ -20,6 +20,7 @@ from sphinx import addnodes
 from sphinx.util.osutil import relative_uri
 
 from refgen.render import blocks as b
+from refgen.render.figures import FIGURE_CLASS, figure_parts
 from refgen.render.markup import escape
 
 NOT_SEARCHED = "no-search"
@@ -197,11 +198,6 @@ def paragraph(item: b.Paragraph, inlines: list[nodes.Node]) -> nodes.paragraph:
     return built
 
 
-WIDEST_FIGURE_PART = 24
-"""Widths (in characters) the stylesheet has a ``refgen-w<N>`` class for."""
-
-FIGURE_CLASS = "refgen-figure"
-
 ATTRIBUTE_LINK_CLASSES = ("xref", "py", "py-attr")
 """Classes of a link to an attribute on the same page (with :data:`IDENTIFIER_CLASS`)."""
 
@@ -213,18 +209,6 @@ def figure(item: b.Figure) -> nodes.inline:
     for text, classes in figure_parts(item):
         shown += nodes.inline(text, text, classes=list(classes))
     return shown
-
-
-def figure_parts(item: b.Figure) -> tuple[tuple[str, tuple[str, str]], ...]:
-    """The whole part and the fraction of a figure, each with its classes (its kind, and its
-    column's width in characters)."""
-    return tuple(
-        (text, (f"refgen-{kind}", f"refgen-w{min(width, WIDEST_FIGURE_PART)}"))
-        for text, kind, width in (
-            (item.whole, "whole", item.whole_width),
-            (item.fraction, "fraction", item.fraction_width),
-        )
-    )
 
 
 def identifier(name: str, classes: list[str]) -> refgen_identifier:
