@@ -107,12 +107,18 @@ def _is_package_folder(folder: Path) -> bool:
 
 
 def _declared_name(root: Path) -> str | None:
+    name = project_name(root)
+    return import_name(name) if name is not None else None
+
+
+def project_name(root: Path) -> str | None:
+    """The ``[project] name`` of ``root/pyproject.toml``, when it has a readable one."""
     try:
         with (root / "pyproject.toml").open("rb") as handle:
             name = tomllib.load(handle).get("project", {}).get("name")
     except (OSError, tomllib.TOMLDecodeError):
         return None
-    return import_name(name) if isinstance(name, str) else None
+    return name if isinstance(name, str) and name.strip() else None
 
 
 def find_candidates(package: str, path_entry: Path | None = None) -> Candidates:

@@ -23,6 +23,7 @@ from refgen.analysis.candidates import (
     LocalPackage,
     find_candidates,
     local_packages,
+    project_name,
 )
 from refgen.cli.common import EXIT_NOT_FOUND, EXIT_OK, CliError, emit, warn
 from refgen.cli.scaffold import (
@@ -215,14 +216,7 @@ def _pick(question: str, options: list[str], default: str) -> list[str]:
 
 
 def _project_name(root: Path, packages: list[LocalPackage]) -> str:
-    try:
-        with (root / "pyproject.toml").open("rb") as handle:
-            name = tomllib.load(handle).get("project", {}).get("name")
-    except (OSError, tomllib.TOMLDecodeError):
-        name = None
-    if isinstance(name, str) and name.strip():
-        return name
-    return packages[0].name if packages else root.name
+    return project_name(root) or (packages[0].name if packages else root.name)
 
 
 def _import_folder(root: Path, packages: list[LocalPackage]) -> str | None:
