@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from refgen.project import Project
 from refgen.prose.figures import figures
 from refgen.prose.passages import Passage, sentences
 from refgen.testing import ScenarioProject, write_scenario_project
@@ -139,6 +140,47 @@ def test_a_docstring_figure_is_checked_at_its_py_line(tmp_path: Path) -> None:
         f"{path}:{line}: WARNING: typed figure '30' disagrees with Slow.seconds, which is 12.5: "
         "write :scenario:`Slow.seconds` to keep it current [refgen.prose]"
     ]
+
+
+def test_a_class_docstring_is_audited_in_a_rebuild_that_analyses_no_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The class's words come from its kept outline: a registry change alone re-checks
+    them without analysing the class, and warns as a clean build does."""
+    links = LINKS.replace(
+        '"""Time to send, in seconds."""',
+        '"""Time to send, in seconds: the Slow link\'s seconds are 12.5."""',
+    )
+    project = write_scenario_project(
+        tmp_path, "gadgets", {"links": links, "registry": REGISTRY}, registry="registry.Named"
+    )
+    assert project.build("html", "-W").returncode == 0
+    registry = project.module_path("registry")
+    registry.write_text(registry.read_text().replace("rate=8.0", "rate=10.0"))
+    analysed: list[type] = []
+    analyse = Project.analyse
+
+    def counted(self: Project, cls: type) -> object:
+        analysed.append(cls)
+        return analyse(self, cls)
+
+    monkeypatch.setattr(Project, "analyse", counted)
+    again = project.build("html", "--keep-going")
+    path = project.module_path("links")
+    line = next(
+        number
+        for number, text in enumerate(path.read_text().splitlines(), 1)
+        if "seconds are 12.5" in text
+    )
+    assert [c.__name__ for c in analysed if c.__name__ == "Link"] == []
+    assert prose_warnings(again.warnings) == [
+        f"{path}:{line}: WARNING: typed figure '12.5' disagrees with Slow.seconds, which is "
+        "10: write :scenario:`Slow.seconds` to keep it current [refgen.prose]"
+    ]
+    monkeypatch.undo()
+    assert prose_warnings(again.warnings) == prose_warnings(
+        project.build("html", "-E", "--keep-going").warnings
+    )
 
 
 CHAPTER = """---

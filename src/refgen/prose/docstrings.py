@@ -10,7 +10,7 @@ passage starts at the line of the ``.py`` file its first line is on.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,14 +23,22 @@ if TYPE_CHECKING:
     from refgen.project import Project
 
 
-def docstring_passages(project: Project) -> list[Passage]:
-    """The passages of every docstring the project's reference renders."""
+ClassText = tuple[str, SourceLocation | None]
+"""A piece of a class's own words, and where its first line is written."""
+
+
+def docstring_passages(
+    project: Project, class_texts: Iterable[ClassText] | None = None
+) -> list[Passage]:
+    """The passages of every docstring the project's reference renders.
+
+    ``class_texts``: the classes' words when the caller already has them (a build
+    keeps them with its class outlines, :mod:`refgen.site.outline`); otherwise every
+    class is analysed to find them."""
     found: list[Passage] = []
     lines: dict[str, tuple[str, ...]] = {}
-    scenarios, error = call_user_code(project.scenarios)
-    for scenario in scenarios if error is None and scenarios else ():
-        for text, location in _scenario_texts(scenario):
-            found += _passages(text, location, lines)
+    for text, location in _all_class_texts(project) if class_texts is None else class_texts:
+        found += _passages(text, location, lines)
     registry = project.registry
     if registry is not None:
         found += _passages(registry.description, registry.location, lines)
@@ -39,7 +47,15 @@ def docstring_passages(project: Project) -> list[Passage]:
     return found
 
 
-def _scenario_texts(scenario: ScenarioDoc) -> Iterator[tuple[str, SourceLocation | None]]:
+def _all_class_texts(project: Project) -> Iterator[ClassText]:
+    scenarios, error = call_user_code(project.scenarios)
+    for scenario in scenarios if error is None and scenarios else ():
+        yield from scenario_texts(scenario)
+
+
+def scenario_texts(scenario: ScenarioDoc) -> Iterator[ClassText]:
+    """What the reference shows of the class's author's words: summary, description,
+    Notes, Warnings and each attribute's description."""
     docstring = scenario.docstring
     yield docstring.summary, scenario.location
     yield docstring.description, docstring.description_location or scenario.location

@@ -50,6 +50,7 @@ from refgen.analysis.reach_digest import Digest, DigestGraph
 from refgen.analysis.reach_files import Node
 from refgen.analysis.reach_index import IndexStore
 from refgen.collector import collector_paused
+from refgen.prose.docstrings import ClassText
 from refgen.site.outline import OUTLINES, Outline, Outlines
 from refgen.site.plan import PlannedPage
 
@@ -111,6 +112,7 @@ class SiteIndex:
         self._classes: dict[type, Digest | None] = {}
         self._registry_statements: Digest | None = None
         self._planned: dict[str, PlannedPage] = {}
+        self._outlines: list[Outline] = []
 
     # ------------------------------------------------------------------ planning
 
@@ -134,8 +136,14 @@ class SiteIndex:
         """The modules of every helper a class calls or references, first seen first."""
         classes = self.project.progress(self.project.classes, "analysing scenario classes")
         with collector_paused():  # a burst of small records without cycles
-            outlines = [self.outline(cls) for cls in classes]
-        return modules.modules_of(t for outline in outlines for t in outline.helper_targets)
+            self._outlines = [self.outline(cls) for cls in classes]
+        targets = (t for outline in self._outlines for t in outline.helper_targets)
+        return modules.modules_of(targets)
+
+    def class_texts(self) -> list[ClassText]:
+        """The author's words of every class, as the outlines of :meth:`helper_modules`
+        keep them."""
+        return [text for outline in self._outlines for text in outline.texts]
 
     def problems(self) -> list[Problem]:
         """The classes that cannot be analysed."""

@@ -1,10 +1,11 @@
 """Class outlines: what planning and fingerprinting need of a class, kept across builds.
 
-The site plan needs the helper modules each class calls (their pages), and a
+The site plan needs the helper modules each class calls (their pages), a
 class page's fingerprint needs the code of the class's examples (what they
-run decides whether they pass). Both come from analysing the class
-(:mod:`refgen.analysis.scenarios`): on a library of hundreds of classes, most
-of what a rebuild in which little changed would do besides importing it.
+run decides whether they pass), and the prose audit the author's words. All
+come from analysing the class (:mod:`refgen.analysis.scenarios`): on a library
+of hundreds of classes, most of what a rebuild in which little changed would do
+besides importing it.
 
 An :class:`Outline` is kept with the digest of everything the class reaches
 (:mod:`refgen.analysis.reach_digest`), refgen's settings and versions: while
@@ -26,6 +27,7 @@ from refgen import __version__
 from refgen.analysis import discovery, model, modules
 from refgen.analysis.model import Problem, ScenarioDoc
 from refgen.files import replace_atomically
+from refgen.prose.docstrings import ClassText, scenario_texts
 
 if TYPE_CHECKING:
     from refgen.project import Project
@@ -57,6 +59,9 @@ class Outline:
     headline: bool = False
     """Whether the row shows a headline figure: a computed value, which only the class
     page's fingerprint covers."""
+    texts: tuple[ClassText, ...] = ()
+    """Its author's words the reference shows, for the prose audit (which would otherwise
+    analyse every class at every build)."""
 
     @staticmethod
     def of(scenario: ScenarioDoc) -> Outline:
@@ -67,6 +72,7 @@ class Outline:
             examples.text if examples is not None else None,
             row=repr(row),
             headline=scenario.headline is not None and bool(scenario.registry_entries),
+            texts=tuple(scenario_texts(scenario)),
         )
 
 

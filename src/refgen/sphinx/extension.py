@@ -88,6 +88,7 @@ def _generate_pages(app: Sphinx) -> None:
     site = SiteIndex(project, Path(app.doctreedir))
     plan = plan_pages(project, site.helper_modules())
     pages = plan.pages
+    state.class_texts = site.class_texts()
     empty = empty_reference(project, loading_problems)
     found = [*loading_problems, *plan.problems, *site.problems(), *([empty] if empty else [])]
     report(found, project.settings)

@@ -57,7 +57,7 @@ def audit_pages(app: Sphinx, env: BuildEnvironment) -> None:
     for docname in sorted(env.all_docs):
         if docname not in generated:
             passages += doctree_passages(env.get_doctree(docname), str(env.doc2path(docname)))
-    passages += docstring_passages(project)
+    passages += docstring_passages(project, state.class_texts)
     for quote in audit(passages, Lookup(project)):
         if not quote.agrees:
             warn(WarningKind.PROSE, quote.message, SourceLocation(quote.path, quote.line))

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from refgen.analysis.model import ExampleBlock, Problem
 from refgen.evaluate.values import EntryValues
 from refgen.project import Project
+from refgen.prose.docstrings import ClassText
 from refgen.site.plan import PlannedPage
 
 if TYPE_CHECKING:
@@ -99,8 +100,11 @@ class BuildState:
     """Figures, pages and lexed source computed ahead (:mod:`refgen.sphinx.ahead`)."""
     navigation: str | None = None
     """The shared navigation tree as HTML, once rendered (:mod:`refgen.sphinx.navigation`)."""
+    class_texts: list[ClassText] | None = None
+    """The author's words of every class, from the site's outlines, for the prose audit
+    (:mod:`refgen.sphinx.prose_audit`); None: not planned in this process."""
 
-    TRANSIENT: ClassVar[tuple[str, ...]] = ("ahead", "navigation")
+    TRANSIENT: ClassVar[tuple[str, ...]] = ("ahead", "navigation", "class_texts")
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if k not in self.TRANSIENT}
@@ -120,6 +124,7 @@ class BuildState:
         self.planned = {}
         self.anything_read = False
         self.navigation = None
+        self.class_texts = None
 
     def record_of(self, docname: str) -> PageRecord:
         """The record of ``docname``, begun if it has none."""
