@@ -213,18 +213,14 @@ def add_media_types(app: Sphinx) -> None:
         app.builder.media_types = {**STATIC_MEDIA_TYPES, **known}  # type: ignore[attr-defined]
 
 
-def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension("sphinx.ext.viewcode")
-    for spec in setting_fields():
-        default: Any = spec.default
-        if spec.metadata["kind"] == "module names and titles":
-            default = dict(default)  # written in conf.py as a dict
-        elif isinstance(default, tuple):
-            default = list(default)
-        app.add_config_value(f"{PREFIX}{spec.name}", default, "env")
+def add_nodes(app: Sphinx) -> None:
+    """Register refgen's own nodes: HTML gets its markup; other builders skip the MathML
+    and SVG (the code stands beside them), show names as code and folded content unfolded.
+
+    ``bench/sphinx_floor.py`` registers them too, to have Sphinx write refgen's pages
+    without refgen composing them.
+    """
     app.add_node(nodes.pending_source_link)
-    # refgen's own nodes: HTML gets its markup; other builders skip the MathML and SVG
-    # (the code stands beside them), show names as code and folded content unfolded.
     for node, html, elsewhere in (
         (nodes.refgen_markup, (nodes.visit_markup_html, None), (nodes.skip_node, None)),
         (
@@ -253,6 +249,18 @@ def setup(app: Sphinx) -> dict[str, Any]:
         app.add_node(
             node, html=html, latex=elsewhere, text=elsewhere, man=elsewhere, texinfo=elsewhere
         )
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension("sphinx.ext.viewcode")
+    for spec in setting_fields():
+        default: Any = spec.default
+        if spec.metadata["kind"] == "module names and titles":
+            default = dict(default)  # written in conf.py as a dict
+        elif isinstance(default, tuple):
+            default = list(default)
+        app.add_config_value(f"{PREFIX}{spec.name}", default, "env")
+    add_nodes(app)
     app.add_role("scenario", roles.ScenarioValueRole())
     app.add_directive("refgen-scenario", directives.ScenarioDirective)
     app.add_directive("refgen-category", directives.CategoryDirective)
