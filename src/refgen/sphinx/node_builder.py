@@ -63,6 +63,7 @@ class NodeBuilder:
             self.env.ref_context["py:module"] = page.module
         section = self._section(page.title, page.blocks)
         locate_references([section], page.location)
+        belong_to(section, self.document, page.location)
         return [section]
 
     def blocks(self, items: Iterable[b.Block]) -> list[nodes.Node]:
@@ -370,6 +371,26 @@ class NodeBuilder:
         owner, _, attribute = fullname.rpartition(".")
         entry = ("single", f"{attribute} ({owner} {objtype})", node_id, "", None)
         return addnodes.index(entries=[entry])
+
+
+_PLACED = (nodes.title, nodes.image, nodes.topic)
+"""Nodes Sphinx gives a source when they have none (``ApplySourceWorkaround``), logging a
+rendering of each at debug level whether or not it is shown."""
+
+
+def belong_to(root: nodes.Element, document: nodes.document, location: SourceLocation) -> None:
+    """Tell every node under ``root`` its document, as the parser's nodes know theirs, and
+    give titles, images and topics without a source the page's file and line.
+
+    A node that does not know its document asks its parent, up to the root, each time a
+    child is added or replaced; the read transforms replace every text node they change
+    (smart quotes). On refgen's pages that walk took 3 % of a clean build, and Sphinx's
+    debug renderings of the nodes it placed 1.5 %.
+    """
+    for node in root.findall():
+        node.document = document
+        if isinstance(node, _PLACED) and node.source is None:
+            node.source, node.line = location.path, location.line
 
 
 def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
