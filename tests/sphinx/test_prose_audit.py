@@ -300,3 +300,13 @@ def test_powers_of_ten_read_the_same_every_way(typed: str) -> None:
     (figure,) = [f for s in sentences(passage) for f in figures(s, dimension_of)]
     assert figure.value == pytest.approx(1.5e23)
     assert figure.tolerance == pytest.approx(0.05e23)
+
+
+def test_a_rebuild_with_nothing_changed_warns_as_the_clean_build_did(tmp_path: Path) -> None:
+    """Sphinx checks consistency only when it read a page; the audit runs all the same."""
+    project = links_project(tmp_path, "17.2")
+    first = project.build("html", "-W", "--keep-going")
+    again = project.build("html", "-W", "--keep-going")
+    assert "targets for 0 source files that are out of date" in again.stdout
+    assert prose_warnings(again.warnings) == prose_warnings(first.warnings) != []
+    assert again.returncode == first.returncode != 0

@@ -122,7 +122,10 @@ def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
     The examples run first: their warnings belong to their pages. The worker
     then gives the last of what it computed and stops. viewcode's module list
     is made a clean build's before the pages around which the site changed
-    are found, and every page's problems are reported last, together.
+    are found. The prose is audited here, not at ``env-check-consistency``,
+    which Sphinx skips when it read no page: a rebuild with nothing changed
+    warns as the clean build did. Every page's problems are reported last,
+    together.
     """
     examples.run_queued_examples(app, env)
     stop_computing_ahead(app, env)
@@ -131,6 +134,7 @@ def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
         *incremental.pages_whose_surroundings_changed(app, env),
         *incremental.pages_with_unresolved_links(app, env),
     ]
+    prose_audit.audit_pages(app, env)
     records.report_page_problems(env)
     return list(dict.fromkeys(write_again))
 
@@ -300,7 +304,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)
     app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
-    app.connect("env-check-consistency", prose_audit.audit_pages)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", highlighting.keep)

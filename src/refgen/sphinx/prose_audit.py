@@ -46,8 +46,9 @@ _ROLE_TARGET = re.compile(r"`([^`:]+)")
 
 
 def audit_pages(app: Sphinx, env: BuildEnvironment) -> None:
-    """``env-check-consistency``: warn about every typed figure that disagrees with the
-    registry, in the project's own pages and the docstrings the reference renders."""
+    """Once every page is read (``env-updated``): warn about every typed figure that
+    disagrees with the registry, in the project's own pages and the docstrings the
+    reference renders."""
     state = build_state(env)
     project = state.project
     if project is None or not project.settings.prose_audit or project.registry is None:
