@@ -97,8 +97,12 @@ def helper_targets(scenario: ScenarioDoc) -> list[str]:
 def modules_of(targets: Iterable[str]) -> list[str]:
     """The modules that define the functions ``targets`` name, first seen first."""
     found: dict[str, None] = {}
+    seen: set[str] = set()  # classes share helpers: each name is resolved once
     for target in targets:
-        module = _defining_module(target) if target else None
+        if not target or target in seen:
+            continue
+        seen.add(target)
+        module = _defining_module(target)
         if module:
             found.setdefault(module)
     return list(found)
