@@ -41,7 +41,8 @@ from refgen.analysis.source import ModuleSource
 from refgen.config import Settings, setting_line, setting_name
 from refgen.evaluate import sweeps, values
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
-from refgen.evaluate.sweeps import Sweep, SweepRequest
+from refgen.evaluate.sweep_request import SweepRequest
+from refgen.evaluate.sweeps import Sweep
 from refgen.evaluate.units import UnitSymbols, unit_registries
 from refgen.evaluate.values import EntryValues, FoundEntry, Quote, Value
 

@@ -38,7 +38,8 @@ from sphinx.util.docutils import SphinxDirective
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import SourceLocation, WarningKind
-from refgen.evaluate.sweeps import Sweep, SweepRequest
+from refgen.evaluate.sweep_request import SweepRequest
+from refgen.evaluate.sweeps import Sweep
 from refgen.project import Project
 from refgen.render.blocks import text
 from refgen.render.sweeps import sweep_blocks

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from refgen.config import Settings
-from refgen.evaluate.sweeps import SweepRequest
+from refgen.evaluate.sweep_request import SweepRequest
 from refgen.project import Project
 from refgen.testing import fresh_imports, write_scenario_project
 
