@@ -26,12 +26,12 @@ from typing import Any
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ScenarioDoc
+from refgen.evaluate.entries import FoundEntry
 from refgen.evaluate.quantities import is_quantity, readable, units_text, with_unit
 from refgen.evaluate.sweep_request import Axis, Refused, SweepRequest, check_names
 from refgen.evaluate.values import (
     DEFAULT_PRECISION,
     NOT_AVAILABLE,
-    FoundEntry,
     grouped,
     pretty_number,
     unavailable,
