@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Protocol, TypeVar, cast
 
@@ -103,6 +104,20 @@ class Loaded:
                 cls, error = call_user_code(discovery.resolve, entry.scenario)
                 if error is None and cls not in self.classes:
                     self.classes.append(cast(type, cls))
+
+    def package_roots(self) -> list[Path]:
+        """The folders of the packages that hold the modules that imported and the registry."""
+        settings = self.settings
+        names = [*self.modules, *([settings.registry] if settings.registry else [])]
+        return sorted({root for name in names for root in discovery.package_folders(name)})
+
+    def registry_module(self) -> str:
+        """The module that holds the registry (which may be the registry itself)."""
+        path = self.settings.registry or ""
+        found, _error = call_user_code(discovery.resolve, path)
+        if isinstance(found, ModuleType):
+            return found.__name__
+        return getattr(found, "__module__", None) or path.rpartition(".")[0]
 
     def _not_found(self, setting: str, dotted: str, error: BaseException) -> Problem | None:
         """A setting naming something missing, or no registry, reported against the setting.

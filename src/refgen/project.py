@@ -147,12 +147,7 @@ class Project:
 
     def registry_module(self) -> str:
         """The module that holds the registry (which may be the registry itself)."""
-        found, _error = call_user_code(discovery.resolve, self.settings.registry or "")
-        if isinstance(found, ModuleType):
-            return found.__name__
-        return (
-            getattr(found, "__module__", None) or (self.settings.registry or "").rpartition(".")[0]
-        )
+        return self._loaded.registry_module()
 
     def import_module(self, name: str) -> ModuleType | str:
         """The module ``name``, imported (within the time limit) if it is not yet; or why
@@ -180,8 +175,7 @@ class Project:
 
     def package_roots(self) -> list[Path]:
         """The folders of the packages that hold the documented modules and the registry."""
-        names = [*self.modules, *([self.settings.registry] if self.settings.registry else [])]
-        return sorted({root for name in names for root in discovery.package_folders(name)})
+        return self._load().package_roots()
 
     # ------------------------------------------------------------------ analysis
 
@@ -388,15 +382,7 @@ class Project:
         if scenario.headline is None or not scenario.registry_entries:
             return None
         entry = scenario.registry_entries[0]
-        instance, reason = self._found().instance(entry)
-        if reason:
-            return reason
-        precision, timeout = self.settings.value_precision, self.settings.eval_timeout
-        value = _guarded(
-            lambda: values.compute(
-                scenario, instance, scenario.headline or "", None, precision, timeout
-            )
-        )
+        value = self.value_of(scenario, entry, scenario.headline)
         return value if isinstance(value, str) else (entry.name, value)
 
     def quote(self, text: str) -> Quote:
