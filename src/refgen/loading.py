@@ -74,7 +74,12 @@ class Loaded:
                 continue
             assert module is not None
             self.modules[name] = module
-            self.classes.extend(discovery.scenario_classes(module))
+            # What a class says of itself (its module, its name) may be a property that raises.
+            classes, error = call_user_code(discovery.scenario_classes, module)
+            if error is not None:
+                message = f"cannot list the classes of {name!r}: {describe_error(error)}"
+                self._note(Problem(WarningKind.ANALYSIS, message, None, name))
+            self.classes.extend(classes or ())
         self._load_registry()
 
     def _load_registry(self) -> None:
