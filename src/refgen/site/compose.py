@@ -6,8 +6,8 @@ page builders of :mod:`refgen.render`, which lay out what they are given and
 compute nothing. The Sphinx directives show the result, and the incremental
 build compares its :func:`page_digest` with the last build's to decide
 whether a page needs reading again. Nothing here reports or prints: problems
-and examples come back as data, and so does a page the user's code lets
-nobody compose: the Project's reason (:mod:`refgen.project`), which the
+and examples come back as data, and so does a page the user's code keeps
+from being composed: the Project's reason (:mod:`refgen.project`), which the
 front end shows.
 """
 
@@ -75,8 +75,8 @@ def recorded(composed: ComposedPage, docname: str) -> RecordedPage:
 
 
 def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage | str:
-    """The page ``planned`` describes, or why the user's code lets it not be composed;
-    ``stub_path`` is the file Sphinx reads for it."""
+    """The page ``planned`` describes, or why the user's code keeps it from being
+    composed; ``stub_path`` is the file Sphinx reads for it."""
     match planned.kind:
         case "scenario":
             return _scenario(project, planned.argument)

@@ -6,9 +6,9 @@ composes the page (:mod:`refgen.site.compose`), notes its digest for the
 next build (:mod:`refgen.sphinx.incremental`) with the problems of what it
 shows (reported at their ``.py`` lines once every page is read, by
 :func:`refgen.sphinx.records.report_page_problems`) and returns the page's
-nodes. A page the user's code lets nobody compose (the reason comes back from
-the Project, which guards that code) is one warning; the page is left empty
-and the build goes on.
+nodes. A page that cannot be composed because the user's code fails (the
+Project, which guards that code, gives the reason) is one warning; the page is
+left empty and the build goes on.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ class PageDirective(SphinxDirective):
     def recorded_page(self, project: Project, planned: PlannedPage) -> RecordedPage:
         """The page composed already, by the worker of this build (a class page) or to see
         whether it changed (:mod:`refgen.sphinx.incremental`), or composed here; a page the
-        user's code lets nobody compose is one warning, and the rest of the site builds."""
+        user's code keeps from being composed is one warning, and the rest of the site
+        builds."""
         ahead = build_state(self.env).ahead
         composed = ahead.take_page(planned) if ahead is not None else None
         if composed is not None:
