@@ -15,7 +15,7 @@ import argparse
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import assert_never
+from typing import TypeVar, assert_never
 
 from refgen.config import Settings
 from refgen.project import Project
@@ -24,6 +24,8 @@ from refgen.render.markup import serialize
 from refgen.render.pages import category_page, helpers_page, index_page, registry_page
 from refgen.render.scenario_page import scenario_page
 from refgen.site.plan import PlannedPage, plan_pages
+
+T = TypeVar("T")
 
 UNDERLINES = "=-~^\"'"
 _SPECIAL = re.compile(r"([\\`*_|\[\]<>:])")
@@ -129,19 +131,27 @@ def page_text(page: b.Page) -> str:
     return "\n".join([*lines, *blocks(page.blocks, 1)]) + "\n"
 
 
+def known(found: T | str) -> T:
+    """What the Project found; the benchmark's libraries have no failing code, so a reason
+    stops the run."""
+    if isinstance(found, str):
+        raise SystemExit(f"static_pages: {found}")
+    return found
+
+
 def render(project: Project, planned: PlannedPage) -> b.Page:
     if planned.kind == "scenario":
-        scenario = project.scenario(project.resolve(planned.argument))
-        return scenario_page(scenario, project.values(scenario), 5, project.units)
+        scenario = known(project.scenario_named(planned.argument))
+        return scenario_page(scenario, known(project.values(scenario)), 5, project.units)
     if planned.kind == "category":
-        scenarios = project.scenarios_of(planned.argument)
-        headlines = {s.qualname: h for s in scenarios if (h := project.headline(s))}
-        return category_page(project.module(planned.argument), scenarios, headlines)
+        scenarios = known(project.scenarios_of(planned.argument))
+        headlines = {s.qualname: h for s in scenarios if (h := known(project.headline(s)))}
+        return category_page(known(project.module(planned.argument)), scenarios, headlines)
     if planned.kind == "helpers":
-        helpers = project.helpers_of(planned.argument)
-        return helpers_page(project.module(planned.argument), helpers, project.units)
+        helpers = known(project.helpers_of(planned.argument))
+        return helpers_page(known(project.module(planned.argument)), helpers, project.units)
     if planned.kind == "registry":
-        return registry_page(project.registry_at(planned.argument))
+        return registry_page(known(project.registry_at(planned.argument)))
     return index_page(planned.argument, planned.children, "index")
 
 

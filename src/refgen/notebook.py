@@ -123,8 +123,8 @@ class Display:
     def _entry(self, scenario: ScenarioDoc, obj: object) -> RegistryEntryDoc | None:
         """The registry entry ``obj`` is (the very object), if any."""
         for entry in scenario.registry_entries:
-            instance, error = call_user_code(self.project.instance, entry)
-            if error is None and instance is obj:
+            found = self.project.found_entry(entry)
+            if not isinstance(found, str) and found.instance is obj:
                 return entry
         return None
 

@@ -1,31 +1,34 @@
 """The Project: one documented package, carried through every stage of the pipeline.
 
-settings (:mod:`refgen.config`) → discovery and analysis (:mod:`refgen.analysis`)
-→ evaluation (:mod:`refgen.evaluate`). Every front end (the Sphinx extension,
-the command line, the pytest plugin and the checks) builds one
-:class:`Project` and asks it; none of them runs a stage itself. The Project
-owns the analysis caches, so they last exactly as long as it does (a build
-makes a new one at every ``builder-inited``).
+settings (:mod:`refgen.config`) → loading (:mod:`refgen.loading`), discovery and
+analysis (:mod:`refgen.analysis`) → evaluation (:mod:`refgen.evaluate`). Every
+front end (the Sphinx extension, the command line, the pytest plugin, the
+checks and the notebook) builds one :class:`Project` and asks it; none of them
+runs a stage itself. The Project owns the analysis caches and the evaluation
+results, so they last exactly as long as it does (a build makes a new one at
+every ``builder-inited``).
 
-Loading never raises for the user's code: a module that cannot be imported,
-a class that cannot be analysed and a registry that cannot be read become
-:class:`~refgen.analysis.model.Problem` records that :meth:`Project.load` returns;
-a class that cannot be analysed is one that :meth:`Project.analysed` returns.
+The Project is the boundary for the user's code: its public methods return
+data, a value or a reason (a sentence saying why there is none), and never
+raise for anything the user's code raises or does, ``SystemExit``,
+``KeyboardInterrupt``, ``GeneratorExit``, ``os._exit`` and a hang included.
+Only a real Ctrl-C goes on (:mod:`refgen.analysis.guard`). Loading gives
+:class:`~refgen.analysis.model.Problem` records (:meth:`Project.load`); a class
+that cannot be analysed is a problem that :meth:`Project.analysed` returns.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar, cast
 
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.dependencies import source_folders
-from refgen.analysis.failures import describe_error, import_problem, imported_from
+from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
     HelperDoc,
@@ -38,34 +41,29 @@ from refgen.analysis.model import (
     WarningKind,
 )
 from refgen.analysis.source import ModuleSource
-from refgen.config import Settings, setting_line, setting_name
+from refgen.config import Settings
 from refgen.evaluate import sweeps, values
+from refgen.evaluate.entries import Entries, FoundEntry
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
-from refgen.evaluate.sweeps import Sweep, SweepRequest
+from refgen.evaluate.sweep_request import SweepRequest
+from refgen.evaluate.sweeps import Sweep
 from refgen.evaluate.units import UnitSymbols, unit_registries
-from refgen.evaluate.values import EntryValues, FoundEntry, Quote, Value
+from refgen.evaluate.values import EntryValues, Quote, Value
+from refgen.loading import Loaded, Progress, no_progress
 
 T = TypeVar("T")
 
 
-class Progress(Protocol):
-    """Wraps the items of a long phase, named by ``summary``, reporting each as it is taken."""
-
-    def __call__(self, items: Sequence[T], summary: str) -> Iterable[T]: ...
-
-
-def no_progress(items: Sequence[T], summary: str) -> Iterable[T]:
-    return items
+def _guarded(function: Callable[..., T], *args: Any, timeout: float | None = None) -> T | str:
+    """``function(*args)``, or why the user's code it ran failed (``Type: message``)."""
+    found, error = call_user_code(function, *args, timeout=timeout)
+    return describe_error(error) if error is not None else cast(T, found)
 
 
 class Project:
     """Settings, imported modules, analysed records and computed values of one package."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        progress: Progress | None = None,
-    ) -> None:
+    def __init__(self, settings: Settings, progress: Progress | None = None) -> None:
         self.settings = settings
         self.progress: Progress = progress or no_progress
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
@@ -73,15 +71,11 @@ class Project:
         self._cache = AnalysisCache(settings.category_titles)
         self.units = UnitSymbols(find_registries=self.unit_registries)
         """Unit symbols for equations, remembered for the pages of this project."""
-        self._loaded = False
-        self._modules: dict[str, ModuleType] = {}
-        self._classes: list[type] = []
-        self._problems: list[Problem] = []
-        self._registry: RegistryDoc | None = None
-        self._registry_failed = False
+        self._loaded = Loaded(settings, self._cache)
         self._documented: frozenset[str] | None = None
-        self._namespaces: dict[str, dict[str, Any]] = {}
         self._source_folders: list[Path] | None = None
+        self._scenarios: dict[type, ScenarioDoc] = {}
+        self._entries: Entries | None = None
         # Evaluation results, computed once per project: an incremental build composes a
         # page to compare it, then again to read it.
         self._entry_values: dict[tuple[str, str, str], EntryValues] = {}
@@ -96,104 +90,35 @@ class Project:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["settings"])  # type: ignore[misc]
 
-    # ------------------------------------------------------------------ discovery
+    # ------------------------------------------------------------------ loading
 
     def load(self) -> tuple[Problem, ...]:
         """Import the configured modules and the registry (once); what failed, each time."""
-        if not self._loaded:
-            self._loaded = True
-            self._import()
-        return tuple(self._problems)
+        return tuple(self._load().problems)
 
-    def _import(self) -> None:
-        modules = list(dict.fromkeys(self.settings.modules))
-        for name in self.progress(modules, "importing scenario modules"):
-            # Importing runs the module's code: bounded like any other user code.
-            module, error = call_user_code(
-                discovery.import_module, name, timeout=self.settings.eval_timeout
-            )
-            if error is not None:  # user code: report, never crash
-                self._note(
-                    self._not_found("modules", name, error)
-                    or import_problem(self._cache.module_source, name, error)
-                )
-                continue
-            assert module is not None
-            self._modules[name] = module
-            self._classes.extend(discovery.scenario_classes(module))
-        self._load_registry()
-
-    def _load_registry(self) -> None:
-        path = self.settings.registry
-        if not path:
-            return
-        registry, error = call_user_code(
-            self._cache.registry, path, timeout=self.settings.eval_timeout
-        )
-        if error is not None:  # a failing entry must not take the site down
-            module = path.rpartition(".")[0]
-            self._note(
-                self._not_found("registry", path, error)
-                or import_problem(
-                    self._cache.module_source, module, error, "registry module", scope=path
-                )
-            )
-            self._registry_failed = True
-            return
-        assert registry is not None
-        self._registry = registry
-        for problem in registry.problems:
-            self._note(problem)
-        if not self.settings.modules:
-            # Only a registry configured: document the classes its entries instantiate.
-            for entry in registry.entries:
-                cls = discovery.resolve(entry.scenario)
-                if cls not in self._classes:
-                    self._classes.append(cls)
-
-    def _not_found(self, setting: str, dotted: str, error: BaseException) -> Problem | None:
-        """A setting naming something missing, or no registry, reported against the setting.
-
-        Only when the name itself is at fault: an import that fails inside the
-        user's module is that module's problem, at its own line (None here).
-        """
-        name = error.name if isinstance(error, ModuleNotFoundError) else None
-        missing_module = bool(name) and (dotted == name or dotted.startswith(f"{name}."))
-        frames = traceback.extract_tb(error.__traceback__)
-        missing_attribute = (
-            isinstance(error, AttributeError)
-            and bool(frames)
-            and frames[-1].filename == discovery.__file__
-        )
-        not_a_registry = isinstance(error, discovery.NotARegistry)
-        if not (missing_module or missing_attribute or not_a_registry):
-            return None
-        settings = self.settings
-        line = setting_line(settings, setting)
-        location = SourceLocation(str(settings.source), line) if settings.source and line else None
-        named = f"{setting_name(settings, setting)} names {dotted!r}"
-        if not_a_registry:
-            return Problem(WarningKind.REGISTRY, f"{named}: {error}", location, dotted)
-        message = f"{named}, which cannot be found ({describe_error(error)})"
-        message += imported_from(dotted)
-        return Problem(WarningKind.IMPORT, message, location, dotted)
-
-    def _note(self, problem: Problem) -> None:
-        """Record ``problem`` once."""
-        if problem not in self._problems:
-            self._problems.append(problem)
+    def _load(self) -> Loaded:
+        self._loaded.load(self.progress)
+        return self._loaded
 
     @property
     def modules(self) -> dict[str, ModuleType]:
         """The configured modules that imported, by name, in configuration order."""
-        self.load()
-        return self._modules
+        return self._load().modules
 
     @property
     def classes(self) -> list[type]:
         """Every scenario class of the imported modules, in module and source order."""
-        self.load()
-        return self._classes
+        return self._load().classes
+
+    @property
+    def registry(self) -> RegistryDoc | None:
+        """The registry, or None when none is configured or it cannot be read."""
+        return self._load().registry
+
+    @property
+    def registry_failed(self) -> bool:
+        """A registry is configured but cannot be read (a problem says why)."""
+        return self._load().registry_failed
 
     def unit_registries(self) -> dict[str, Any]:
         """The pint registries the documented modules (and the registry's module) bind
@@ -209,52 +134,80 @@ class Project:
             self._documented = frozenset(discovery.dotted_path(cls) for cls in self.classes)
         return self._documented
 
-    @property
-    def registry(self) -> RegistryDoc | None:
-        """The registry, or None when none is configured or it cannot be read."""
-        self.load()
-        return self._registry
-
-    @property
-    def registry_failed(self) -> bool:
-        """A registry is configured but cannot be read (a problem says why)."""
-        self.load()
-        return self._registry_failed
-
     def registry_files(self) -> tuple[str, ...]:
         """Files an edit to which can change the registry, even a broken one."""
         if not self.settings.registry:
             return ()
         return self._cache.registry_files(self.settings.registry)
 
-    def registry_at(self, path: str) -> RegistryDoc:
-        """The registry ``path`` names, read again only when it is a new object."""
-        return self._cache.registry(path)
+    def registry_at(self, path: str) -> RegistryDoc | str:
+        """The registry ``path`` names, read again only when it is a new object; or why it
+        cannot be read."""
+        return _guarded(self._cache.registry, path)
+
+    def registry_module(self) -> str:
+        """The module that holds the registry (which may be the registry itself)."""
+        return self._loaded.registry_module()
+
+    def import_module(self, name: str) -> ModuleType | str:
+        """The module ``name``, imported (within the time limit) if it is not yet; or why
+        it cannot be."""
+        return _guarded(discovery.import_module, name, timeout=self.settings.eval_timeout)
+
+    def module_file(self, name: str) -> str | None:
+        """The file of the module ``name``, found without running it (its parent packages
+        are imported); None when there is none, or it cannot be found."""
+        found, _error = call_user_code(discovery.module_file, name)
+        return found
 
     def module_source(self, path: str) -> ModuleSource:
         """The file ``path`` parsed; parsed again only when it changes."""
         return self._cache.module_source(path)
 
-    def class_location(self, cls: type) -> SourceLocation:
-        """Where ``cls`` is written."""
-        return self._cache.class_source(cls).location()
+    def class_location(self, cls: type) -> SourceLocation | None:
+        """Where ``cls`` is written; None when its source cannot be read."""
+        found, _error = call_user_code(lambda: self._cache.class_source(cls).location())
+        return found
 
     def release_syntax_trees(self) -> None:
         """Let go of parsed files once planning is done; their text and tags stay."""
         self._cache.release_syntax_trees()
 
-    def resolve(self, dotted: str) -> Any:
-        """The object a dotted path names (importing what it must)."""
-        return discovery.resolve(dotted)
+    def package_roots(self) -> list[Path]:
+        """The folders of the packages that hold the documented modules and the registry."""
+        return self._load().package_roots()
 
     # ------------------------------------------------------------------ analysis
 
-    def scenario(self, cls: type) -> ScenarioDoc:
-        """The analysed record of ``cls``, with its registry entries."""
-        doc = self._cache.scenario(cls)
-        if self.registry is None:
-            return doc
-        return dataclasses.replace(doc, registry_entries=self.registry.entries_of(doc.qualname))
+    def class_named(self, dotted: str) -> type | str:
+        """The class the dotted path ``dotted`` names (importing what it must); or why
+        there is none."""
+        found, error = call_user_code(discovery.resolve, dotted)
+        if error is not None:
+            return describe_error(error)
+        return cast(type, found) if discovery.is_class(found) else f"{dotted} is not a class"
+
+    def scenario(self, cls: type) -> ScenarioDoc | str:
+        """The analysed record of ``cls``, with its registry entries (made once per class);
+        or why it cannot be analysed."""
+        return _guarded(self._scenario, cls)
+
+    def _scenario(self, cls: type) -> ScenarioDoc:
+        known = self._scenarios.get(cls)
+        if known is None:
+            known = self._cache.scenario(cls)
+            registry = self.registry
+            if registry is not None:
+                entries = registry.entries_of(known.qualname)
+                known = dataclasses.replace(known, registry_entries=entries)
+            self._scenarios[cls] = known
+        return known
+
+    def scenario_named(self, dotted: str) -> ScenarioDoc | str:
+        """The record of the class the dotted path ``dotted`` names; or why there is none."""
+        found, error = call_user_code(discovery.resolve, dotted)
+        # Not always a class: what analysing another object raises is the reason.
+        return describe_error(error) if error is not None else self.scenario(cast(type, found))
 
     def scenarios(self) -> list[ScenarioDoc]:
         """Every scenario class that can be analysed (:meth:`analysed` says why not the others)."""
@@ -277,18 +230,22 @@ class Project:
 
     def analyse(self, cls: type) -> tuple[ScenarioDoc | None, Problem | None]:
         """The record of ``cls``, or why it cannot be analysed."""
-        doc, error = call_user_code(self.scenario, cls)
-        if error is None:
+        doc = self.scenario(cls)
+        if not isinstance(doc, str):
             return doc, None
-        message = f"cannot analyse: {describe_error(error)}"
+        message = f"cannot analyse: {doc}"
         return None, Problem(WarningKind.ANALYSIS, message, None, discovery.dotted_path(cls))
 
-    def module(self, name: str) -> ModuleDoc:
-        return self._cache.module(name)
+    def module(self, name: str) -> ModuleDoc | str:
+        """The record of the module ``name`` (a category's); or why it cannot be read."""
+        return _guarded(self._cache.module, name)
 
-    def scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
+    def scenarios_of(self, module_name: str) -> list[ScenarioDoc] | str:
         """The classes of a module that can be analysed (:meth:`analysed` says why not the
-        others)."""
+        others); or why the module cannot be read."""
+        return _guarded(self._scenarios_of, module_name)
+
+    def _scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
         module = self.modules.get(module_name) or discovery.import_module(module_name)
         return self._analysed(discovery.scenario_classes(module))[0]
 
@@ -296,90 +253,110 @@ class Project:
         """Modules of every helper that a scenario references or calls, first seen first."""
         return self._cache.helper_modules(self.scenarios())
 
-    def helpers_of(self, module_name: str) -> list[HelperDoc]:
+    def helpers_of(self, module_name: str) -> list[HelperDoc] | str:
+        """The public functions of a helper module; or why the module cannot be read."""
+        return _guarded(self._helpers_of, module_name)
+
+    def _helpers_of(self, module_name: str) -> list[HelperDoc]:
         module = discovery.import_module(module_name)
         return [self._cache.helper(function) for function in discovery.public_functions(module)]
 
-    def helpers(self) -> list[HelperDoc]:
-        """Every public function of the helper modules, by dotted path."""
-        found = [h for name in self.helper_modules() for h in self.helpers_of(name)]
+    def helpers(self) -> list[HelperDoc] | str:
+        """Every public function of the helper modules, by dotted path; or why a helper
+        module cannot be read."""
+        found: list[HelperDoc] = []
+        for name in self.helper_modules():
+            helpers = self.helpers_of(name)
+            if isinstance(helpers, str):
+                return helpers
+            found += helpers
         return sorted({h.qualname: h for h in found}.values(), key=lambda h: h.qualname)
 
-    def helper(self, dotted: str) -> HelperDoc:
-        return self._cache.helper(self.resolve(dotted))
+    def helper(self, dotted: str) -> HelperDoc | str:
+        """The record of the helper function ``dotted`` names; or why there is none."""
+        return _guarded(lambda: self._cache.helper(discovery.resolve(dotted)))
+
+    # ------------------------------------------------------------------ registry entries
+
+    def _found(self) -> Entries:
+        if self._entries is None:
+            self._entries = Entries(self.settings.registry, self.registry, self.scenario)
+        return self._entries
 
     def entry(self, name: str) -> RegistryEntryDoc | None:
         """The registry entry called ``name`` (``Entry`` or ``registry.path.Entry``)."""
-        registry = self.registry
-        if registry is None:
-            return None
-        prefix = f"{registry.qualname}."
-        name = name.removeprefix(prefix)
-        return next((e for e in registry.entries if e.name == name), None)
-
-    def instance(self, entry: RegistryEntryDoc) -> Any:
-        """The scenario a registry entry names, whatever shape the registry has."""
-        return self._registry_namespace(entry.registry)[entry.name]
-
-    def _registry_namespace(self, path: str) -> dict[str, Any]:
-        if path not in self._namespaces:
-            self._namespaces[path] = dict(discovery.registry_items(self.resolve(path)))
-        return self._namespaces[path]
-
-    def entry_scenario(self, entry: RegistryEntryDoc) -> ScenarioDoc:
-        return self.scenario(type(self.instance(entry)))
+        return self._found().entry(name)
 
     def entry_named(self, name: str) -> FoundEntry | str:
         """The registry entry ``name`` names (``Entry`` or ``registry.path.Entry``), with the
         scenario it is and that scenario's record; or why there is none."""
-        registry = self.settings.registry
-        if not registry or self.registry_failed:
-            return "there is no registry to read"
-        found = self.entry(name)
-        if found is None:
-            return f"no registry scenario {name!r} in {registry}"
-        return self.found_entry(found)
+        return self._found().named(name)
 
     def found_entry(self, entry: RegistryEntryDoc) -> FoundEntry | str:
         """``entry`` with the scenario it is and that scenario's record; or why not."""
-        instance, error = call_user_code(self.instance, entry)
-        scenario = None
-        if error is None:
-            scenario, error = call_user_code(self.scenario, type(instance))
-        if error is not None or scenario is None:
-            reason = describe_error(error) if error is not None else "no scenario"
-            return f"cannot read registry scenario {entry.name!r}: {reason}"
-        return FoundEntry(entry, instance, scenario)
+        return self._found().found(entry)
+
+    def inspect_entry(self, entry: RegistryEntryDoc, look: Callable[[FoundEntry], T]) -> T | str:
+        """What ``look`` makes of the live scenario of ``entry``, for a front end that must
+        read it itself (the unit check compares its quantities): run under the guard, like
+        all user code; or why there is nothing to look at, or what the look raised."""
+        found = self.found_entry(entry)
+        return found if isinstance(found, str) else _guarded(look, found)
 
     # ------------------------------------------------------------------ evaluation
 
-    def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...]:
-        """Every input and derived value of every registry entry of the class."""
-        return tuple(self.entry_values(scenario, entry) for entry in scenario.registry_entries)
+    def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...] | str:
+        """Every input and derived value of every registry entry of the class; or why an
+        entry cannot be read."""
+        found = []
+        for entry in scenario.registry_entries:
+            computed = self.entry_values(scenario, entry)
+            if isinstance(computed, str):
+                return computed
+            found.append(computed)
+        return tuple(found)
 
-    def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues:
-        """The entry's values, computed once per project: the class page and the
-        registry's downloads show the same figures."""
+    def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues | str:
+        """The entry's values, computed once per project: the class page and the registry's
+        downloads show the same figures; or why the entry cannot be read."""
         key = (scenario.qualname, entry.registry, entry.name)
         if key not in self._entry_values:
-            self._entry_values[key] = values.entry_values(
-                scenario,
-                entry,
-                self.instance(entry),
-                self.settings.value_precision,
-                self.settings.eval_timeout,
-            )
+            instance, reason = self._found().instance(entry)
+            if reason:
+                return reason
+            precision, timeout = self.settings.value_precision, self.settings.eval_timeout
+            computed = _guarded(values.entry_values, scenario, entry, instance, precision, timeout)
+            if isinstance(computed, str):
+                return computed
+            self._entry_values[key] = computed
         return self._entry_values[key]
 
-    def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...]:
+    def value_of(self, scenario: ScenarioDoc, entry: RegistryEntryDoc, name: str) -> Value | str:
+        """The attribute ``name`` of the entry, computed alone, as its values show it; or
+        why the entry cannot be read."""
+        instance, reason = self._found().instance(entry)
+        if reason:
+            return reason
+        precision, timeout = self.settings.value_precision, self.settings.eval_timeout
+        return _guarded(lambda: values.compute(scenario, instance, name, None, precision, timeout))
+
+    def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...] | str:
         """The elasticities of every registry entry of the class
         (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
-        build composes a page to compare it, then again to read it."""
+        build composes a page to compare it, then again to read it; or why an entry cannot
+        be read."""
         if scenario.qualname not in self._sensitivities:
-            self._sensitivities[scenario.qualname] = tuple(
-                entry_sensitivity(scenario, entry, self.instance(entry), self.settings.eval_timeout)
-                for entry in scenario.registry_entries
-            )
+            found: list[Sensitivity] = []
+            for entry in scenario.registry_entries:
+                instance, reason = self._found().instance(entry)
+                if reason:
+                    return reason
+                timeout = self.settings.eval_timeout
+                elasticities = _guarded(entry_sensitivity, scenario, entry, instance, timeout)
+                if isinstance(elasticities, str):
+                    return elasticities
+                found.append(elasticities)
+            self._sensitivities[scenario.qualname] = tuple(found)
         return self._sensitivities[scenario.qualname]
 
     def has_figures(self, scenario: ScenarioDoc) -> bool:
@@ -399,27 +376,20 @@ class Project:
             self._entry_values.setdefault(key, found)
         self._sensitivities.setdefault(scenario.qualname, sensitivities)
 
-    def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | None:
-        """The headline attribute's value for the class's first registry entry."""
+    def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | str | None:
+        """The headline attribute's value for the class's first registry entry (None
+        without one); or why that entry cannot be read."""
         if scenario.headline is None or not scenario.registry_entries:
             return None
         entry = scenario.registry_entries[0]
-        value = values.compute(
-            scenario,
-            self.instance(entry),
-            scenario.headline,
-            precision=self.settings.value_precision,
-            timeout=self.settings.eval_timeout,
-        )
-        return entry.name, value
+        value = self.value_of(scenario, entry, scenario.headline)
+        return value if isinstance(value, str) else (entry.name, value)
 
     def quote(self, text: str) -> Quote:
         """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose; whatever the user's
         code raises is the quote's problem."""
-        quoted, error = call_user_code(self._quote, text)
-        if error is not None or quoted is None:
-            return Quote(None, problem=describe_error(error) if error is not None else "")
-        return quoted
+        quoted = _guarded(self._quote, text)
+        return Quote(None, problem=quoted) if isinstance(quoted, str) else quoted
 
     def _quote(self, text: str) -> Quote:
         target, _, spec = text.partition(":")
@@ -438,9 +408,9 @@ class Project:
         code raises is the sweep's problem (and not kept: it may pass the next time)."""
         if request in self._sweeps:
             return self._sweeps[request]
-        swept, error = call_user_code(self._sweep, request)
-        if error is not None or swept is None:
-            return Sweep(request, problem=describe_error(error) if error is not None else "")
+        swept = _guarded(self._sweep, request)
+        if isinstance(swept, str):
+            return Sweep(request, problem=swept)
         self._sweeps[request] = swept
         return swept
 
@@ -469,17 +439,3 @@ class Project:
         if file is None or not any(Path(file).is_relative_to(f) for f in folders):
             return None
         return self._cache.text_and_tags(file)
-
-    def package_roots(self) -> list[Path]:
-        """The folders of the packages that hold the documented modules and the registry."""
-        names = [*self.modules, *([self.settings.registry] if self.settings.registry else [])]
-        return sorted({root for name in names for root in discovery.package_folders(name)})
-
-    def registry_module(self) -> str:
-        """The module that holds the registry (which may be the registry itself)."""
-        found, _error = call_user_code(self.resolve, self.settings.registry or "")
-        if isinstance(found, ModuleType):
-            return found.__name__
-        return (
-            getattr(found, "__module__", None) or (self.settings.registry or "").rpartition(".")[0]
-        )

@@ -20,7 +20,6 @@ text is read from the docstring, the only copy there is; a failure names the
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,8 +27,6 @@ from typing import Any
 import pytest
 
 from refgen.analysis import discovery
-from refgen.analysis.failures import describe_error
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ExampleBlock
 from refgen.config import PREFIX, ConfigError, Settings, load_settings, setting_fields
 from refgen.evaluate.examples import ExampleRun, run_examples
@@ -87,10 +84,11 @@ def _module_files(config: pytest.Config) -> dict[Path, str]:
             modules = settings_of(config).modules
         except ConfigError as error:
             raise pytest.UsageError(f"refgen: {error}") from error
+        project = project_of(config)
         for name in modules:
-            spec, _error = call_user_code(importlib.util.find_spec, name)  # imports its parents
-            if spec is not None and spec.origin:
-                cached[Path(spec.origin).resolve()] = name
+            file = project.module_file(name)  # imports its parents
+            if file is not None:
+                cached[Path(file)] = name
         config._refgen_module_files = cached  # type: ignore[attr-defined]
     return cached
 
@@ -152,12 +150,11 @@ class ScenarioExamples(pytest.File):
             yield FailedItem.from_parent(self, name="import", message=message)
             return
         for cls in discovery.scenario_classes(project.modules[self.module_name]):
-            scenario, error = call_user_code(project.scenario, cls)
-            if error is not None:
-                message = f"cannot analyse {cls.__qualname__}: {describe_error(error)}"
+            scenario = project.scenario(cls)
+            if isinstance(scenario, str):
+                message = f"cannot analyse {cls.__qualname__}: {scenario}"
                 yield FailedItem.from_parent(self, name=cls.__name__, message=message)
                 continue
-            assert scenario is not None
             if scenario.docstring.examples is not None:
                 yield ScenarioExampleItem.from_parent(
                     self,

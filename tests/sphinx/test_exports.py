@@ -145,8 +145,9 @@ def test_the_docs_page_shows_what_the_site_builds(site: BuildResult) -> None:
     assert csv_row in (site.outdir / "reference" / "registry.csv").read_text().splitlines()
     assert llms_line in (site.outdir / "llms.txt").read_text().splitlines()
     # The elasticities the page walks through.
-    scenario = project.entry_scenario(phone)
-    [sensitivity, _] = project.sensitivities(scenario)
+    found = project.found_entry(phone)
+    assert not isinstance(found, str), found
+    [sensitivity, _] = project.sensitivities(found.scenario)
     cells = {
         (figure, name): sensitivity.cell(figure, name).text  # type: ignore[union-attr]
         for figure, name in [

@@ -17,7 +17,8 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from refgen.config import Settings
-from refgen.evaluate.sweeps import Sweep, SweepRequest
+from refgen.evaluate.sweep_request import SweepRequest
+from refgen.evaluate.sweeps import Sweep
 from refgen.project import Project
 from refgen.testing import BuildResult, ScenarioProject, fresh_imports, write_scenario_project
 from tests.html_helpers import main, read_html, text

@@ -16,8 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from refgen.analysis.failures import describe_error
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import HelperDoc, ScenarioDoc, WarningKind
 from refgen.checks.findings import FINDING_KINDS, CheckKind, Finding, finding, from_problem
 from refgen.checks.metadata import lint_scenario
@@ -71,12 +69,12 @@ def run_checks(project: Project, values: bool = True) -> CheckReport:
             findings += value_findings(project, scenario)
     helpers: dict[str, HelperDoc] = {}
     for module_name in project.helper_modules():
-        found, error = call_user_code(project.helpers_of, module_name)
-        if found is not None:
-            helpers.update((h.qualname, h) for h in found)
-        if error is not None:  # user code: report, never crash
-            message = f"cannot read helper module: {describe_error(error)}"
+        found = project.helpers_of(module_name)
+        if isinstance(found, str):  # the user's code: reported, never a crash
+            message = f"cannot read helper module: {found}"
             findings.append(finding(WarningKind.IMPORT, message, None, module_name))
+        else:
+            helpers.update((h.qualname, h) for h in found)
     for helper in helpers.values():
         findings += [from_problem(p) for p in helper.docstring.problems]
     without_entries = sum(1 for s in scenarios if not s.registry_entries)
@@ -110,8 +108,8 @@ def stray_entries(project: Project) -> list[Finding]:
 def value_findings(project: Project, scenario: ScenarioDoc) -> list[Finding]:
     """A finding for each derived attribute that raises for a registry entry (other than
     for lack of an optional input), as the class's page reports it."""
-    computed, error = call_user_code(project.values, scenario)
-    if error is not None or computed is None:  # the registry page says why
+    computed = project.values(scenario)
+    if isinstance(computed, str):  # the registry page says why
         return []
     return [
         finding(p.kind, p.message, p.location, p.message.split(" ", 1)[0])

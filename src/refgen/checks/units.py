@@ -93,11 +93,12 @@ def unit_findings(project: Project, scenario: ScenarioDoc) -> list[Finding]:
     """
     disagreements: dict[str, list[str]] = {}
     for entry in scenario.registry_entries:
-        try:
-            instance = project.instance(entry)
-        except Exception:  # the registry page reports this; nothing to compare here
+        compared = project.inspect_entry(
+            entry, lambda read: list(entry_disagreements(scenario, read.entry.name, read.instance))
+        )
+        if isinstance(compared, str):  # the registry page reports this; nothing to compare here
             continue
-        for name, message in entry_disagreements(scenario, entry.name, instance):
+        for name, message in compared:
             disagreements.setdefault(name, []).append(message)
     found = []
     for derived in scenario.derived:

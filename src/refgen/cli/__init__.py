@@ -196,32 +196,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout.encoding and sys.stdout.encoding.lower().replace("-", "") != "utf8":
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     args = parser().parse_args(argv)
-    from refgen.analysis.failures import describe_error
-    from refgen.analysis.guard import call_user_code
-    from refgen.cli.common import (  # after parsing
-        EXIT_NOT_FOUND,
-        EXIT_USAGE,
-        CliError,
-        emit_json,
-        error_record,
-    )
+    from refgen.cli.common import EXIT_NOT_FOUND, CliError, emit_json, error_record  # after parsing
 
     command = importlib.import_module(f"refgen.cli.{args.command}")
-    status, error = call_user_code(_run, command, args)
-    if error is None:
-        return int(status or 0)
-    if isinstance(error, CliError):
+    # The user's code is guarded by the Project, which gives reasons, never exceptions;
+    # what is left to catch here is the command's own.
+    try:
+        return _run(command, args)
+    except CliError as error:
         if getattr(args, "format", None) == "json":
             emit_json(error_record(error))
         print(printable(str(error)), file=sys.stderr)
         return error.status
-    if isinstance(error, BrokenPipeError):  # `refgen export --json | head`: the reader left
+    except BrokenPipeError:  # `refgen export --json | head`: the reader left
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_NOT_FOUND
-    # Scenario code raised something the command did not expect (SystemExit included):
-    # one line, no traceback unless asked for.
+    except Exception as error:  # a file it cannot write, or a bug of refgen's
+        return _unexpected(error, args)
+
+
+def _unexpected(error: Exception, args: argparse.Namespace) -> int:
+    """A failure no command expected, in one line (with its traceback under --debug)."""
+    from refgen.analysis.failures import describe_error
+    from refgen.cli.common import EXIT_USAGE, CliError, emit_json, error_record
+
     if getattr(args, "debug", False):
         import traceback
 
@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(command: Any, args: argparse.Namespace) -> int:
     status: int = command.run(args)
     sys.stdout.flush()
-    return status
+    return int(status or 0)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 The command line's own rule lives here: the Project records a module or a
 registry that cannot be imported as a problem, and a command that needs it
-stops with that problem as a one-line error and exit status 2.
+stops with that problem as a one-line error and exit status 2; so does a
+command that needs what the user's code does not let the Project give (the
+Project's reason, :func:`needed`).
 
 Names are taken as the site writes them: a name matches when its dotted parts,
 ignoring case, end one of an object's full dotted paths (``Scenarios.X``,
@@ -110,6 +112,14 @@ def build_project(args: argparse.Namespace) -> Project:
     return Project(settings)
 
 
+def needed(found: T | str) -> T:
+    """What the Project found; its reason, as a :class:`CliError`, when the command
+    cannot do without it."""
+    if isinstance(found, str):
+        raise CliError(f"refgen: {found}")
+    return found
+
+
 def import_problems(project: Project) -> list[Problem]:
     return [p for p in project.load() if p.kind == WarningKind.IMPORT]
 
@@ -125,7 +135,7 @@ def classes(project: Project) -> list[type]:
 
 def scenarios(project: Project) -> list[ScenarioDoc]:
     """Every scenario class, analysed; CliError as for :func:`classes`."""
-    return [project.scenario(cls) for cls in classes(project)]
+    return [needed(project.scenario(cls)) for cls in classes(project)]
 
 
 def registry(project: Project) -> RegistryDoc | None:
@@ -147,7 +157,7 @@ def registry_problem(project: Project) -> Problem:
 def helpers(project: Project) -> list[HelperDoc]:
     """Every helper the scenario classes use; CliError as for :func:`classes`."""
     classes(project)
-    return project.helpers()
+    return needed(project.helpers())
 
 
 # --------------------------------------------------------------------------- names
@@ -206,9 +216,9 @@ def known_entries(project: Project) -> list[Known[RegistryEntryDoc]]:
     if found is None:
         return []
     prefixes = [found.qualname]
-    obj = project.resolve(found.qualname)
-    if isinstance(obj, type):
-        prefixes.append(discovery.dotted_path(obj))
+    defined = project.class_named(found.qualname)
+    if not isinstance(defined, str):
+        prefixes.append(discovery.dotted_path(defined))
     return [
         Known(entry, tuple(dict.fromkeys(f"{p}.{entry.name}" for p in prefixes)))
         for entry in found.entries
@@ -223,13 +233,11 @@ def resolve_owner(project: Project, name: str) -> Target | None:
     """The entry or class ``name`` names: ``X``, ``Scenarios.X``, ``module.Class``, any case."""
     entry = pick(name, known_entries(project), "registry entries")
     if entry is not None:
-        found = project.found_entry(entry)
-        if isinstance(found, str):
-            raise CliError(f"refgen: {found}")
+        found = needed(project.found_entry(entry))
         return Target("entry", found.scenario, entry)
     cls = pick(name, known_classes(project), "classes")
     if cls is not None:
-        return Target("class", project.scenario(cls))
+        return Target("class", needed(project.scenario(cls)))
     return None
 
 

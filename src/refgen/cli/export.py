@@ -27,7 +27,15 @@ from refgen.analysis.model import (
     ScenarioDoc,
     section_field,
 )
-from refgen.cli.common import EXIT_OK, build_project, helpers, json_text, registry, scenarios
+from refgen.cli.common import (
+    EXIT_OK,
+    build_project,
+    helpers,
+    json_text,
+    needed,
+    registry,
+    scenarios,
+)
 from refgen.evaluate.values import Value, json_number
 from refgen.project import Project
 from refgen.render.downloads import spreadsheet_text
@@ -219,8 +227,8 @@ def export_entries(project: Project) -> list[dict[str, Any]]:
 
 def export_entry(project: Project, entry: RegistryEntryDoc) -> dict[str, Any]:
     """One registry entry with its stated inputs and computed values."""
-    scenario = project.entry_scenario(entry)
-    computed = project.entry_values(scenario, entry)
+    scenario = needed(project.found_entry(entry)).scenario
+    computed = needed(project.entry_values(scenario, entry))
     inputs = {i.name for i in scenario.inputs}
     return {
         "name": entry.name,
@@ -256,6 +264,4 @@ def registry_file(project: Project) -> str | None:
     read = registry(project)
     if not path or read is None or read.location is None:
         return None
-    obj = project.resolve(path)
-    module = getattr(obj, "__module__", None) or path.rpartition(".")[0]
-    return discovery.display_path(module)
+    return discovery.display_path(project.registry_module())

@@ -30,6 +30,7 @@ from refgen.cli.common import (
     build_project,
     emit_json,
     helpers,
+    needed,
     print_page,
     registry,
     scenarios,
@@ -224,7 +225,7 @@ def units_by_attribute(project: Project) -> dict[tuple[str, str], tuple[str, ...
     """For each ``(class, attribute)``, the short and long unit names its values come in."""
     found: dict[tuple[str, str], dict[str, None]] = {}
     for scenario in scenarios(project):
-        for computed in project.values(scenario):
+        for computed in needed(project.values(scenario)):
             for name, names in value_units(computed):
                 found.setdefault((scenario.qualname, name), {}).update(dict.fromkeys(names))
     return {key: tuple(names) for key, names in found.items()}

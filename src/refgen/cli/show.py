@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from refgen.analysis.failures import describe_error
 from refgen.analysis.model import DerivedDoc, InputDoc, RegistryEntryDoc
 from refgen.cli.cache import cached_page, folder_for, lookup_key, source_files
 from refgen.cli.common import (
@@ -22,6 +21,7 @@ from refgen.cli.common import (
     Target,
     build_project,
     emit_json,
+    needed,
     print_page,
     print_text,
     resolve_target,
@@ -29,7 +29,6 @@ from refgen.cli.common import (
     where,
 )
 from refgen.cli.export import export_class, export_entry, export_helper, export_value
-from refgen.evaluate import values
 from refgen.evaluate.values import Value
 from refgen.project import Project
 from refgen.render.blocks import Page
@@ -79,10 +78,10 @@ def lookup(project: Project, name: str, whole_page: bool) -> tuple[bool, Page]:
         scenario = target.scenario
         page = scenario_page(
             scenario,
-            project.values(scenario),
+            needed(project.values(scenario)),
             project.settings.value_precision,
             project.units,
-            sensitivities=project.sensitivities(scenario),
+            sensitivities=needed(project.sensitivities(scenario)),
         )
         return True, page
     return False, summary(project, target)
@@ -140,19 +139,8 @@ def attribute_values(project: Project, target: Target) -> list[tuple[RegistryEnt
     scenario = target.scenario
     assert scenario is not None
     entries = [target.entry] if target.entry else list(scenario.registry_entries)
-    settings = project.settings
     return [
-        (
-            entry,
-            values.compute(
-                scenario,
-                project.instance(entry),
-                target.attribute,
-                precision=settings.value_precision,
-                timeout=settings.eval_timeout,
-            ),
-        )
-        for entry in entries
+        (entry, needed(project.value_of(scenario, entry, target.attribute))) for entry in entries
     ]
 
 
@@ -165,7 +153,7 @@ def summary(project: Project, target: Target) -> Page:
     assert scenario is not None
     if target.kind == "entry":
         assert target.entry is not None
-        computed = project.entry_values(scenario, target.entry)
+        computed = needed(project.entry_values(scenario, target.entry))
         return entry_summary(scenario, target.entry, computed, where)
     if target.kind == "class":
         return class_summary(scenario, where)
@@ -181,8 +169,9 @@ def carriers(project: Project, derived: DerivedDoc) -> list[HelperOrFailure]:
     """The helpers that carry an equation the body does not state, or why each cannot be read."""
     found = []
     for path in derived.equation.helpers:
-        try:
-            found.append(HelperOrFailure(path, project.helper(path)))
-        except Exception as error:  # user code: say so, keep going
-            found.append(HelperOrFailure(path, failure=describe_error(error)))
+        helper = project.helper(path)
+        if isinstance(helper, str):  # the user's code: say so, keep going
+            found.append(HelperOrFailure(path, failure=helper))
+        else:
+            found.append(HelperOrFailure(path, helper))
     return found

@@ -18,6 +18,7 @@ from typing import Any
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, RegistryEntryDoc, ScenarioDoc, WarningKind
+from refgen.evaluate.entries import FoundEntry
 from refgen.evaluate.quantities import Shown, is_quantity, readable, units_text, with_unit
 
 NOT_AVAILABLE = "not available"
@@ -247,15 +248,6 @@ def entry_values(
     return EntryValues(
         entry.name, f"{entry.registry}.{entry.name}", values, scenario.qualname, inputs
     )
-
-
-@dataclass(frozen=True)
-class FoundEntry:
-    """A registry entry, the live scenario it names, and the record of that scenario's class."""
-
-    entry: RegistryEntryDoc
-    instance: Any
-    scenario: ScenarioDoc
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ScenarioDoc, SourceLocation
 from refgen.prose.formats import passages_of_text
 from refgen.prose.passages import Passage
@@ -48,8 +47,7 @@ def docstring_passages(
 
 
 def _all_class_texts(project: Project) -> Iterator[ClassText]:
-    scenarios, error = call_user_code(project.scenarios)
-    for scenario in scenarios if error is None and scenarios else ():
+    for scenario in project.scenarios():
         yield from scenario_texts(scenario)
 
 

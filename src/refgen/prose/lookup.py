@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import pint
 
-from refgen.analysis.guard import call_user_code
 from refgen.evaluate.values import Value
 from refgen.prose.audit import Computed
 
@@ -96,10 +95,10 @@ class Lookup:
         entry = project.entry(name)
         if entry is None:
             return {}
-        scenario, error = call_user_code(project.entry_scenario, entry)
-        if error is not None or scenario is None:
+        found = project.found_entry(entry)
+        if isinstance(found, str):
             return {}
-        computed, error = call_user_code(project.entry_values, scenario, entry)
-        if error is not None or computed is None:
+        computed = project.entry_values(found.scenario, entry)
+        if isinstance(computed, str):
             return {}
         return {value.name: value for value in computed.values}

@@ -6,7 +6,9 @@ page builders of :mod:`refgen.render`, which lay out what they are given and
 compute nothing. The Sphinx directives show the result, and the incremental
 build compares its :func:`page_digest` with the last build's to decide
 whether a page needs reading again. Nothing here reports or prints: problems
-and examples come back as data.
+and examples come back as data, and so does a page the user's code keeps
+from being composed: the Project's reason (:mod:`refgen.project`), which the
+front end shows.
 """
 
 from __future__ import annotations
@@ -60,9 +62,10 @@ class RecordedPage:
     markdown: str
 
 
-def recorded_page(project: Project, planned: PlannedPage, stub_path: str) -> RecordedPage:
-    """:func:`compose`, with the page's digest and Markdown."""
-    return recorded(compose(project, planned, stub_path), planned.docname)
+def recorded_page(project: Project, planned: PlannedPage, stub_path: str) -> RecordedPage | str:
+    """:func:`compose`, with the page's digest and Markdown; or why it cannot be composed."""
+    composed = compose(project, planned, stub_path)
+    return composed if isinstance(composed, str) else recorded(composed, planned.docname)
 
 
 def recorded(composed: ComposedPage, docname: str) -> RecordedPage:
@@ -71,8 +74,9 @@ def recorded(composed: ComposedPage, docname: str) -> RecordedPage:
     )
 
 
-def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage:
-    """The page ``planned`` describes; ``stub_path`` is the file Sphinx reads for it."""
+def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage | str:
+    """The page ``planned`` describes, or why the user's code keeps it from being
+    composed; ``stub_path`` is the file Sphinx reads for it."""
     match planned.kind:
         case "scenario":
             return _scenario(project, planned.argument)
@@ -82,6 +86,8 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
             return _helpers(project, planned.argument)
         case "registry":
             registry = project.registry_at(planned.argument)
+            if isinstance(registry, str):
+                return registry
             if planned.children:  # split: the parts list the entries
                 registry = dataclasses.replace(registry, entries=())
             downloads = download_paths(planned.docname)
@@ -91,6 +97,8 @@ def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedP
             assert planned.part is not None  # a registry part's page has one
             start, stop = planned.part.start, planned.part.stop
             registry = project.registry_at(planned.part.registry)
+            if isinstance(registry, str):
+                return registry
             part = dataclasses.replace(registry, entries=registry.entries[start:stop])
             title = f"Registry, entries {start + 1} to {stop}"
             return ComposedPage(registry_page(part, title=title, described=False))
@@ -105,9 +113,16 @@ def one_line(text: str) -> str:
     return " ".join(text.strip().split("\n\n")[0].split())
 
 
-def _scenario(project: Project, argument: str) -> ComposedPage:
-    scenario = project.scenario(project.resolve(argument))
+def _scenario(project: Project, argument: str) -> ComposedPage | str:
+    scenario = project.scenario_named(argument)
+    if isinstance(scenario, str):
+        return scenario
     values = project.values(scenario)
+    if isinstance(values, str):
+        return values
+    sensitivities = project.sensitivities(scenario)
+    if isinstance(sensitivities, str):
+        return sensitivities
     # Each missing docstring is kept for the build's count ("summary") or its own
     # warning ("each"); "warn" shows a class's several as one warning at its class line.
     own = scenario.problems
@@ -123,27 +138,37 @@ def _scenario(project: Project, argument: str) -> ComposedPage:
         project.settings.value_precision,
         project.units,
         project.documented_classes(),
-        project.sensitivities(scenario),
+        sensitivities,
     )
     summary = one_line(scenario.docstring.summary)
     return ComposedPage(page, problems, examples, summary, values)
 
 
-def _category(project: Project, module_name: str, children: Iterable[str]) -> ComposedPage:
+def _category(project: Project, module_name: str, children: Iterable[str]) -> ComposedPage | str:
     doc = project.module(module_name)
+    if isinstance(doc, str):
+        return doc
     scenarios = project.scenarios_of(module_name)
+    if isinstance(scenarios, str):
+        return scenarios
     headlines = {}
     for scenario in scenarios:
         found = project.headline(scenario)
+        if isinstance(found, str):
+            return found
         if found is not None and found[1].available:
             headlines[scenario.qualname] = found
     page = category_page(doc, scenarios, headlines, list(children))
     return ComposedPage(page, summary=one_line(doc.description))
 
 
-def _helpers(project: Project, module_name: str) -> ComposedPage:
+def _helpers(project: Project, module_name: str) -> ComposedPage | str:
     doc = project.module(module_name)
+    if isinstance(doc, str):
+        return doc
     helpers = project.helpers_of(module_name)
+    if isinstance(helpers, str):
+        return helpers
     problems = tuple(problem for helper in helpers for problem in helper.docstring.problems)
     page = helpers_page(doc, helpers, project.units)
     return ComposedPage(page, problems, summary=one_line(doc.description))

@@ -191,7 +191,7 @@ class SiteIndex:
                 rows = [self._row(f"{folder}/{child}", earlier) for child in page.children]
                 return self.digests.combined((), _module_text(page.argument), *rows)
             case "helpers":
-                module = self.project.resolve(page.argument)
+                module = discovery.resolve(page.argument)
                 roots = self._files([discovery.module_file(page.argument) or ""])
                 for value in list(vars(module).values()):
                     if callable(value) and getattr(value, "__module__", None) == page.argument:
@@ -207,13 +207,13 @@ class SiteIndex:
         planned = self._planned.get(docname)
         if planned is None or planned.kind != "scenario":
             return earlier.get(docname, "")
-        outline = self.outline(self.project.resolve(planned.argument))
+        outline = self.outline(discovery.resolve(planned.argument))
         if outline.headline or outline.problem is not None:
             return earlier.get(docname, "")
         return outline.row
 
     def _class_page(self, dotted: str) -> Digest:
-        cls = self.project.resolve(dotted)
+        cls = discovery.resolve(dotted)
         roots = self.reach.of_class(cls)
         entries, extra = self._entries(cls)
         examples = self.outline(cls).examples
@@ -239,7 +239,7 @@ class SiteIndex:
         for entry in registry.entries_of(discovery.dotted_path(cls)):
             if entry.location is None:  # inherited from a base, or made by code
                 roots += self._files(self.project.registry_files())
-                holder = self.project.resolve(entry.registry)
+                holder = discovery.resolve(entry.registry)
                 roots += self.reach.of_class(holder) if isinstance(holder, type) else []
             else:
                 where = entry.location
@@ -256,7 +256,7 @@ class SiteIndex:
             if project.registry is not None:
                 roots += self.reach.of_module_statements(project.registry_module())
                 # entries replaced or added from another module
-                roots += self.reach.of_patches(project.resolve(project.registry.qualname))
+                roots += self.reach.of_patches(discovery.resolve(project.registry.qualname))
             self._registry_statements = self.digests.combined(roots)
         return self._registry_statements
 

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 from sphinx.util import logging
 
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import ScenarioDoc
 from refgen.evaluate.ahead import AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity
@@ -78,7 +77,7 @@ class Prefetcher:
 
     def __init__(self, project: Project) -> None:
         self.project = project
-        self.worker: AheadWorker[AheadKey, AheadResult] | None = None
+        self.worker: AheadWorker[AheadKey, AheadResult | None] | None = None
         self._class_pages: dict[str, tuple[PlannedPage, str]] = {}
         self._lexing: dict[str, Callable[[], LexedPieces]] = {}
         self._pages: dict[PlannedPage, RecordedPage] = {}
@@ -88,7 +87,7 @@ class Prefetcher:
         self,
         class_pages: Mapping[str, tuple[PlannedPage, str]],
         lexing: Mapping[str, Callable[[], LexedPieces]],
-    ) -> AheadWorker[AheadKey, AheadResult] | None:
+    ) -> AheadWorker[AheadKey, AheadResult | None] | None:
         """Fork a worker computing the :class:`Figures` of the classes of ``class_pages``
         (dotted path -> the page and the path of its stub, in the order they will be
         read), then running the ``lexing`` jobs (module name -> job); None when a
@@ -110,25 +109,25 @@ class Prefetcher:
         self.worker = AheadWorker(self._compute, keys, patience)
         return self.worker
 
-    def _compute(self, key: AheadKey) -> AheadResult:
-        """In the worker: one key's result."""
+    def _compute(self, key: AheadKey) -> AheadResult | None:
+        """In the worker: one key's result; None for figures the user's code does not let
+        the worker compute (the build computes them, and says why)."""
         if isinstance(key, LexedModule):
             return self._lexing[key.name]()
         project = self.project
-        scenario = project.scenario(project.resolve(key.qualname))
+        scenario = project.scenario_named(key.qualname)
+        if isinstance(scenario, str):
+            return None
         values, sensitivities = project.values(scenario), project.sensitivities(scenario)
+        if isinstance(values, str) or isinstance(sensitivities, str):
+            return None
         planned, stub_path = self._class_pages[key.qualname]
-        page, error = call_user_code(recorded_page, project, planned, stub_path)
-        return Figures(values, sensitivities, page if error is None else None)
+        page = recorded_page(project, planned, stub_path)
+        return Figures(values, sensitivities, None if isinstance(page, str) else page)
 
     def _scenarios_of(self, classes: Iterable[str]) -> list[ScenarioDoc]:
-        project = self.project
-        found = []
-        for dotted in classes:
-            scenario, error = call_user_code(lambda d=dotted: project.scenario(project.resolve(d)))
-            if error is None and scenario is not None:
-                found.append(scenario)
-        return found
+        found = (self.project.scenario_named(dotted) for dotted in classes)
+        return [scenario for scenario in found if not isinstance(scenario, str)]
 
     def keep_page(self, planned: PlannedPage, page: RecordedPage) -> None:
         """A page composed already (to see whether it changed), for :meth:`take_page`."""
@@ -138,12 +137,14 @@ class Prefetcher:
         """The page composed already, by the worker (a class page, whose figures the
         Project then keeps too) or by :meth:`keep_page`; None to compose it."""
         if planned.kind == "scenario" and self.worker is not None:
-            call_user_code(self._take_figures, planned)
+            self._take_figures(planned)
         return self._pages.pop(planned, None)
 
     def _take_figures(self, planned: PlannedPage) -> None:
         assert self.worker is not None
-        scenario = self.project.scenario(self.project.resolve(planned.argument))
+        scenario = self.project.scenario_named(planned.argument)
+        if isinstance(scenario, str):
+            return  # the directive composes the page, and reports why it cannot
         figures = self.worker.take(FiguresOf(scenario.qualname))
         if not isinstance(figures, Figures):
             return

@@ -6,8 +6,9 @@ composes the page (:mod:`refgen.site.compose`), notes its digest for the
 next build (:mod:`refgen.sphinx.incremental`) with the problems of what it
 shows (reported at their ``.py`` lines once every page is read, by
 :func:`refgen.sphinx.records.report_page_problems`) and returns the page's
-nodes. A failure in the user's code is one warning; the page is left empty
-and the build goes on.
+nodes. A page that cannot be composed because the user's code fails (the
+Project, which guards that code, gives the reason) is one warning; the page is
+left empty and the build goes on.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from __future__ import annotations
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from refgen.analysis.failures import describe_error
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import SourceLocation, WarningKind
 from refgen.project import Project
 from refgen.render.pages import (
@@ -65,17 +64,17 @@ class PageDirective(SphinxDirective):
 
     def recorded_page(self, project: Project, planned: PlannedPage) -> RecordedPage:
         """The page composed already, by the worker of this build (a class page) or to see
-        whether it changed (:mod:`refgen.sphinx.incremental`), or composed here; a failure
-        in the user's code is one warning, and the rest of the site builds."""
+        whether it changed (:mod:`refgen.sphinx.incremental`), or composed here; a page the
+        user's code keeps from being composed is one warning, and the rest of the site
+        builds."""
         ahead = build_state(self.env).ahead
         composed = ahead.take_page(planned) if ahead is not None else None
         if composed is not None:
             return composed
-        page, error = call_user_code(recorded_page, project, planned, self.page_location().path)
-        if error is None:
-            assert page is not None
+        page = recorded_page(project, planned, self.page_location().path)
+        if not isinstance(page, str):
             return page
-        reason = f"cannot document {self.arguments[0]}: {describe_error(error)}"
+        reason = f"cannot document {self.arguments[0]}: {page}"
         warn(self.failure_kind, reason, self.failure_location(project))
         failure = failure_page(self.arguments[0], reason, self.page_location())
         return recorded(ComposedPage(failure), planned.docname)
@@ -91,10 +90,9 @@ class PageDirective(SphinxDirective):
 
     def failure_location(self, project: Project) -> SourceLocation:
         """Where a failure to document the page's object is reported: its source if known."""
-        found, _ = call_user_code(project.resolve, self.arguments[0])
-        if found is not None and isinstance(found, type):
-            return project.class_location(found)
-        return self.page_location()
+        found = project.class_named(self.arguments[0])
+        located = project.class_location(found) if not isinstance(found, str) else None
+        return located or self.page_location()
 
 
 class ScenarioDirective(PageDirective):

@@ -22,7 +22,6 @@ from typing import Any
 from sphinx.application import Sphinx
 
 from refgen import __version__
-from refgen.analysis.guard import call_user_code
 from refgen.evaluate.values import EntryValues
 from refgen.project import Project
 from refgen.render.downloads import download_paths, registry_csv, registry_json
@@ -72,11 +71,10 @@ def _write_downloads(
     computed = {v.qualname: v for record in known.values() for v in record.values}
     entries = []
     for entry in registry.entries:
-        found = computed.get(f"{entry.registry}.{entry.name}")
+        found: EntryValues | str | None = computed.get(f"{entry.registry}.{entry.name}")
         if found is None:  # an entry no class page shows: its class is not documented
-            found, _error = call_user_code(
-                lambda e=entry: project.entry_values(project.entry_scenario(e), e)
-            )
+            read = project.found_entry(entry)
+            found = read if isinstance(read, str) else project.entry_values(read.scenario, entry)
         if isinstance(found, EntryValues):
             entries.append(found)
     csv_path, json_path = download_paths(page.docname)

@@ -41,7 +41,6 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from refgen.analysis.guard import call_user_code
 from refgen.render.markdown import SUFFIX as MARKDOWN
 from refgen.site.compose import recorded_page
 from refgen.sphinx.examples import queue_examples
@@ -70,10 +69,10 @@ def outdated_pages(
             outdated.append(docname)  # new, or kept by a refgen that did not keep problems
         elif record.fingerprint != fingerprint:
             stub = env.doc2path(docname).as_posix()
-            recorded, error = call_user_code(recorded_page, project, page, stub)
-            if recorded is None or error is not None or recorded.digest != record.digest:
-                if recorded is not None and state.ahead is not None:  # read next, as composed
-                    state.ahead.keep_page(page, recorded)
+            recorded = recorded_page(project, page, stub)
+            if isinstance(recorded, str) or recorded.digest != record.digest:
+                if not isinstance(recorded, str) and state.ahead is not None:
+                    state.ahead.keep_page(page, recorded)  # read next, as composed
                 outdated.append(docname)
                 continue
             composed = recorded.composed

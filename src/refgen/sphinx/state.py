@@ -51,7 +51,7 @@ class PageRecord:
     quotes: dict[str, str] = field(default_factory=dict)
     """``scenario`` role text -> what it showed, for pages that quote values."""
     sweeps: dict[str, str] = field(default_factory=dict)
-    """``refgen-sweep`` request (:meth:`~refgen.evaluate.sweeps.SweepRequest.key`) -> a
+    """``refgen-sweep`` request (:meth:`~refgen.evaluate.sweep_request.SweepRequest.key`) -> a
     digest of what it showed, for pages that plot sweeps."""
     problems: list[Problem] = field(default_factory=list)
     """The problems of what the page shows, reported after reading with every other

@@ -36,9 +36,9 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
 from refgen.analysis.failures import describe_error
-from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import SourceLocation, WarningKind
-from refgen.evaluate.sweeps import Sweep, SweepRequest
+from refgen.evaluate.sweep_request import SweepRequest
+from refgen.evaluate.sweeps import Sweep
 from refgen.project import Project
 from refgen.render.blocks import text
 from refgen.render.sweeps import sweep_blocks
@@ -110,10 +110,10 @@ class SweepDirective(SphinxDirective):
             return self._refused(request, swept.problem)
         self._report_gaps(swept)
         prefix = f"refgen-sweep{self.env.new_serialno('refgen-sweep')}-"
-        built, failure = call_user_code(sweep_blocks, swept, prefix)
-        if failure is not None or built is None:
-            reason = describe_error(failure) if failure is not None else "nothing drawn"
-            return self._refused(request, f"cannot draw it: {reason}")
+        try:  # the sweep is plain data; matplotlib may still refuse to draw some of it
+            built = sweep_blocks(swept, prefix)
+        except Exception as failure:
+            return self._refused(request, f"cannot draw it: {describe_error(failure)}")
         shown = NodeBuilder(self).blocks(built)
         locate_references(
             shown, SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)

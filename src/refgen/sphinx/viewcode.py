@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.errors import PycodeError
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.build_phase import BuildPhase
 
-from refgen.analysis.guard import call_user_code
 from refgen.sphinx.private import viewcode_modules
 from refgen.sphinx.state import project_of
 
@@ -48,17 +48,26 @@ def refresh_highlighted_source(app: Sphinx) -> None:
     edited where no page changed would otherwise keep its old text.
     """
     shown = viewcode_modules(app.env)
+    project = project_of(app.env)
     for name, entry in list(shown.items()):
         if not entry:
             continue
+        # Sphinx's analyzer imports the module: the Project does it first, under its guard.
+        if isinstance(project.import_module(name), str):
+            continue
         ModuleAnalyzer.cache.pop(("module", name), None)
-        analyzer, error = call_user_code(ModuleAnalyzer.for_module, name)
-        if analyzer is None or error is not None or analyzer.code == entry[0]:
+        try:
+            analyzer = ModuleAnalyzer.for_module(name)
+        except PycodeError:  # no source to read
+            continue
+        if analyzer.code == entry[0]:
             continue
         current = find_source(app, name)
         if current is None:
-            _, error = call_user_code(analyzer.find_tags)
-            current = None if error is not None else (analyzer.code, analyzer.tags)
+            try:
+                current = analyzer.code, analyzer.find_tags()
+            except PycodeError:  # a source Sphinx's parser cannot read
+                current = None
         if current is not None:
             shown[name] = (*current, *entry[2:])
 

@@ -24,8 +24,11 @@ def library() -> Project:
 def sensitivity_of(project: Project, entry_name: str) -> Sensitivity:
     entry = project.entry(entry_name)
     assert entry is not None
-    scenario = project.entry_scenario(entry)
-    found = {s.entry: s for s in project.sensitivities(scenario)}
+    found_entry = project.found_entry(entry)
+    assert not isinstance(found_entry, str), found_entry
+    sensitivities = project.sensitivities(found_entry.scenario)
+    assert not isinstance(sensitivities, str), sensitivities
+    found = {s.entry: s for s in sensitivities}
     return found[entry_name]
 
 
