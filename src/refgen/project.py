@@ -16,7 +16,6 @@ a class that cannot be analysed is one that :meth:`Project.analysed` returns.
 from __future__ import annotations
 
 import dataclasses
-import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -25,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.dependencies import source_folders
-from refgen.analysis.failures import describe_error, import_problem, imported_from
+from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
     HelperDoc,
@@ -38,12 +37,13 @@ from refgen.analysis.model import (
     WarningKind,
 )
 from refgen.analysis.source import ModuleSource
-from refgen.config import Settings, setting_line, setting_name
+from refgen.config import Settings
 from refgen.evaluate import sweeps, values
 from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.units import UnitSymbols, unit_registries
 from refgen.evaluate.values import EntryValues, FoundEntry, Quote, Value
+from refgen.loading import Loader
 
 T = TypeVar("T")
 
@@ -73,12 +73,7 @@ class Project:
         self._cache = AnalysisCache(settings.category_titles)
         self.units = UnitSymbols(find_registries=self.unit_registries)
         """Unit symbols for equations, remembered for the pages of this project."""
-        self._loaded = False
-        self._modules: dict[str, ModuleType] = {}
-        self._classes: list[type] = []
-        self._problems: list[Problem] = []
-        self._registry: RegistryDoc | None = None
-        self._registry_failed = False
+        self._loader = Loader(settings, self._cache, self.progress)
         self._documented: frozenset[str] | None = None
         self._namespaces: dict[str, dict[str, Any]] = {}
         self._source_folders: list[Path] | None = None
@@ -100,100 +95,19 @@ class Project:
 
     def load(self) -> tuple[Problem, ...]:
         """Import the configured modules and the registry (once); what failed, each time."""
-        if not self._loaded:
-            self._loaded = True
-            self._import()
-        return tuple(self._problems)
-
-    def _import(self) -> None:
-        modules = list(dict.fromkeys(self.settings.modules))
-        for name in self.progress(modules, "importing scenario modules"):
-            # Importing runs the module's code: bounded like any other user code.
-            module, error = call_user_code(
-                discovery.import_module, name, timeout=self.settings.eval_timeout
-            )
-            if error is not None:  # user code: report, never crash
-                self._note(
-                    self._not_found("modules", name, error)
-                    or import_problem(self._cache.module_source, name, error)
-                )
-                continue
-            assert module is not None
-            self._modules[name] = module
-            self._classes.extend(discovery.scenario_classes(module))
-        self._load_registry()
-
-    def _load_registry(self) -> None:
-        path = self.settings.registry
-        if not path:
-            return
-        registry, error = call_user_code(
-            self._cache.registry, path, timeout=self.settings.eval_timeout
-        )
-        if error is not None:  # a failing entry must not take the site down
-            module = path.rpartition(".")[0]
-            self._note(
-                self._not_found("registry", path, error)
-                or import_problem(
-                    self._cache.module_source, module, error, "registry module", scope=path
-                )
-            )
-            self._registry_failed = True
-            return
-        assert registry is not None
-        self._registry = registry
-        for problem in registry.problems:
-            self._note(problem)
-        if not self.settings.modules:
-            # Only a registry configured: document the classes its entries instantiate.
-            for entry in registry.entries:
-                cls = discovery.resolve(entry.scenario)
-                if cls not in self._classes:
-                    self._classes.append(cls)
-
-    def _not_found(self, setting: str, dotted: str, error: BaseException) -> Problem | None:
-        """A setting naming something missing, or no registry, reported against the setting.
-
-        Only when the name itself is at fault: an import that fails inside the
-        user's module is that module's problem, at its own line (None here).
-        """
-        name = error.name if isinstance(error, ModuleNotFoundError) else None
-        missing_module = bool(name) and (dotted == name or dotted.startswith(f"{name}."))
-        frames = traceback.extract_tb(error.__traceback__)
-        missing_attribute = (
-            isinstance(error, AttributeError)
-            and bool(frames)
-            and frames[-1].filename == discovery.__file__
-        )
-        not_a_registry = isinstance(error, discovery.NotARegistry)
-        if not (missing_module or missing_attribute or not_a_registry):
-            return None
-        settings = self.settings
-        line = setting_line(settings, setting)
-        location = SourceLocation(str(settings.source), line) if settings.source and line else None
-        named = f"{setting_name(settings, setting)} names {dotted!r}"
-        if not_a_registry:
-            return Problem(WarningKind.REGISTRY, f"{named}: {error}", location, dotted)
-        message = f"{named}, which cannot be found ({describe_error(error)})"
-        message += imported_from(dotted)
-        return Problem(WarningKind.IMPORT, message, location, dotted)
-
-    def _note(self, problem: Problem) -> None:
-        """Record ``problem`` once."""
-        if problem not in self._problems:
-            self._problems.append(problem)
+        return self._loader.load()
 
     @property
     def modules(self) -> dict[str, ModuleType]:
         """The configured modules that imported, by name, in configuration order."""
         self.load()
-        return self._modules
+        return self._loader.modules
 
     @property
     def classes(self) -> list[type]:
         """Every scenario class of the imported modules, in module and source order."""
         self.load()
-        return self._classes
+        return self._loader.classes
 
     def unit_registries(self) -> dict[str, Any]:
         """The pint registries the documented modules (and the registry's module) bind
@@ -213,13 +127,13 @@ class Project:
     def registry(self) -> RegistryDoc | None:
         """The registry, or None when none is configured or it cannot be read."""
         self.load()
-        return self._registry
+        return self._loader.registry
 
     @property
     def registry_failed(self) -> bool:
         """A registry is configured but cannot be read (a problem says why)."""
         self.load()
-        return self._registry_failed
+        return self._loader.registry_failed
 
     def registry_files(self) -> tuple[str, ...]:
         """Files an edit to which can change the registry, even a broken one."""
