@@ -3,12 +3,15 @@
 The only place that imports the user's code on purpose (through
 :mod:`refgen.analysis.discovery`). Whatever the user's code raises becomes a
 :class:`~refgen.analysis.model.Problem`: at the user's line when it was raised
-there, at the setting that names what failed when the name itself is at fault.
+there, at the setting that names what failed when the name itself is at fault
+or no code of the user's ran. A module Python imports but refgen cannot parse
+(nested too deeply for Python's parser) is a module that failed to load.
 The :class:`~refgen.project.Project` owns one :class:`Loader` and answers for it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
@@ -19,18 +22,29 @@ from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.failures import describe_error, import_problem, imported_from
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, RegistryDoc, SourceLocation, WarningKind
+from refgen.analysis.source import ModuleSource, SourceTooDeep
 from refgen.config import Settings, setting_line, setting_name
 
 Progress = Callable[[Sequence[Any], str], Iterable[Any]]
+SourceCheck = Callable[[str, Callable[[str], ModuleSource]], SourceTooDeep | None]
+"""Why refgen cannot parse the file at a path, if it cannot (nested too deeply), given
+the analysis cache's reader."""
 
 
 class Loader:
     """The configured modules, their scenario classes and the registry, imported once."""
 
-    def __init__(self, settings: Settings, cache: AnalysisCache, progress: Progress) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        cache: AnalysisCache,
+        progress: Progress,
+        source_check: SourceCheck | None = None,
+    ) -> None:
         self.settings = settings
         self._cache = cache
         self._progress = progress
+        self._source_check = source_check or _parsed_check
         self._loaded = False
         self.modules: dict[str, ModuleType] = {}
         """The configured modules that imported, by name, in configuration order."""
@@ -56,10 +70,15 @@ class Loader:
             module, error = call_user_code(
                 discovery.import_module, name, timeout=self.settings.eval_timeout
             )
+            if error is None:
+                assert module is not None
+                error = self._unreadable(module)
             if error is not None:  # user code: report, never crash
                 self._note(
                     self._not_found("modules", name, error)
-                    or import_problem(self._cache.module_source, name, error)
+                    or self._at_setting(
+                        "modules", import_problem(self._cache.module_source, name, error)
+                    )
                 )
                 continue
             assert module is not None
@@ -78,8 +97,11 @@ class Loader:
             module = path.rpartition(".")[0]
             self._note(
                 self._not_found("registry", path, error)
-                or import_problem(
-                    self._cache.module_source, module, error, "registry module", scope=path
+                or self._at_setting(
+                    "registry",
+                    import_problem(
+                        self._cache.module_source, module, error, "registry module", scope=path
+                    ),
                 )
             )
             self.registry_failed = True
@@ -94,6 +116,25 @@ class Loader:
                 cls = discovery.resolve(entry.scenario)
                 if cls not in self.classes:
                     self.classes.append(cls)
+
+    def _unreadable(self, module: ModuleType) -> SourceTooDeep | None:
+        """Why refgen cannot read a module Python imported (from its compiled bytecode, or
+        with more of the stack to spare), if it cannot: nested too deeply to parse."""
+        path = discovery.source_file(module)
+        return self._source_check(path, self._cache.module_source) if path else None
+
+    def _at_setting(self, setting: str, problem: Problem) -> Problem:
+        """``problem``, at the line of the setting that names what failed when it was
+        raised in no code of the user's (a package that does not exist, a lookup that
+        a builtin refused)."""
+        if problem.location is not None:
+            return problem
+        return dataclasses.replace(problem, location=self._setting_location(setting))
+
+    def _setting_location(self, setting: str) -> SourceLocation | None:
+        settings = self.settings
+        line = setting_line(settings, setting)
+        return SourceLocation(str(settings.source), line) if settings.source and line else None
 
     def _not_found(self, setting: str, dotted: str, error: BaseException) -> Problem | None:
         """A setting naming something missing, or no registry, reported against the setting.
@@ -112,10 +153,8 @@ class Loader:
         not_a_registry = isinstance(error, discovery.NotARegistry)
         if not (missing_module or missing_attribute or not_a_registry):
             return None
-        settings = self.settings
-        line = setting_line(settings, setting)
-        location = SourceLocation(str(settings.source), line) if settings.source and line else None
-        named = f"{setting_name(settings, setting)} names {dotted!r}"
+        location = self._setting_location(setting)
+        named = f"{setting_name(self.settings, setting)} names {dotted!r}"
         if not_a_registry:
             return Problem(WarningKind.REGISTRY, f"{named}: {error}", location, dotted)
         message = f"{named}, which cannot be found ({describe_error(error)})"
@@ -126,3 +165,14 @@ class Loader:
         """Record ``problem`` once."""
         if problem not in self._problems:
             self._problems.append(problem)
+
+
+def _parsed_check(path: str, read: Callable[[str], ModuleSource]) -> SourceTooDeep | None:
+    """The file parsed by ``read`` (the analysis cache, which analysis reads it from next)."""
+    try:
+        read(path)
+    except SourceTooDeep as error:
+        return error
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None  # its classes are documented without their source, as before
+    return None

@@ -43,7 +43,7 @@ from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
 from refgen.evaluate.sweeps import Sweep, SweepRequest
 from refgen.evaluate.units import UnitSymbols, unit_registries
 from refgen.evaluate.values import EntryValues, FoundEntry, Quote, Value
-from refgen.loading import Loader
+from refgen.loading import Loader, SourceCheck
 
 T = TypeVar("T")
 
@@ -65,7 +65,10 @@ class Project:
         self,
         settings: Settings,
         progress: Progress | None = None,
+        source_check: SourceCheck | None = None,
     ) -> None:
+        """``source_check`` says whether refgen can parse a scenario module's file (by
+        default, the analysis cache parses it; a build asks the files it kept)."""
         self.settings = settings
         self.progress: Progress = progress or no_progress
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
@@ -73,7 +76,7 @@ class Project:
         self._cache = AnalysisCache(settings.category_titles)
         self.units = UnitSymbols(find_registries=self.unit_registries)
         """Unit symbols for equations, remembered for the pages of this project."""
-        self._loader = Loader(settings, self._cache, self.progress)
+        self._loader = Loader(settings, self._cache, self.progress, source_check)
         self._documented: frozenset[str] | None = None
         self._namespaces: dict[str, dict[str, Any]] = {}
         self._source_folders: list[Path] | None = None

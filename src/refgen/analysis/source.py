@@ -175,9 +175,41 @@ def parse_module(path: str) -> ModuleSource:
     """
     with open(path, "rb") as handle:
         text = importlib.util.decode_source(handle.read())
-    with collector_paused():
-        tree = ast.parse(text, filename=path)
-    return ModuleSource(path, text, tree)
+    return ModuleSource(path, text, parse_source(text, path))
+
+
+class SourceTooDeep(SyntaxError):
+    """Source nested past what Python can hold: too many nested brackets, or a
+    ``RecursionError`` or ``MemoryError`` while it is parsed or compiled. A
+    :class:`SyntaxError` at the file (the line Python names, else line 1), so whatever
+    skips a file it cannot parse skips this one too."""
+
+
+def source_too_deep(
+    path: str, line: int, why: BaseException, doing: str = "to parse"
+) -> SourceTooDeep:
+    """The file ``path`` is nested too deeply for Python ``doing`` (``"to parse"``,
+    ``"to compile"``), as ``why`` says."""
+    if isinstance(why, SyntaxError):
+        said = why.msg
+    else:
+        said = f"{type(why).__name__}: {why}" if str(why) else type(why).__name__
+    return SourceTooDeep(f"nested too deeply for Python {doing} ({said})", (path, line, None, None))
+
+
+def parse_source(text: str, path: str) -> ast.Module:
+    """``text``, the source of the file ``path``, as a syntax tree: the one place refgen
+    parses a user's source file, so that one nested too deeply for Python's parser is a
+    :class:`SourceTooDeep` at that file, never an error raised inside refgen."""
+    try:
+        with collector_paused():
+            return ast.parse(text, filename=path)
+    except (RecursionError, MemoryError) as error:
+        raise source_too_deep(path, 1, error) from None
+    except SyntaxError as error:
+        if not error.msg.startswith("too many nested"):  # parentheses, blocks
+            raise
+        raise source_too_deep(path, error.lineno or 1, error) from None
 
 
 def is_class_variable(annotation: object) -> bool:

@@ -6,9 +6,12 @@ and reads the records it makes: milliseconds a test, so the cases can be many.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from refgen.analysis.model import WarningKind
+from refgen.analysis.source import SourceTooDeep, parse_source
 from refgen.testing import AnalysedModule, analyse_source
 
 BOXES = '''
@@ -144,3 +147,32 @@ def test_a_syntax_error_is_a_problem_at_its_line() -> None:
     (problem,) = analysed.problems
     assert problem.kind is WarningKind.IMPORT
     assert (problem.location.path, problem.location.line) == (analysed.path, 3)
+
+
+@pytest.mark.parametrize(
+    ("written", "line", "why"),
+    [
+        ("x = 1\n\ny = " + "(" * 1_000 + "1" + ")" * 1_000 + "\n", 3, "too many nested"),
+        ("x = " + " + ".join(["1"] * 4_000) + "\n", 1, "RecursionError"),
+        ("x = " + "-" * 7_000 + "1\n", 1, "MemoryError"),
+    ],
+    ids=["parentheses", "sum", "unary"],
+)
+def test_source_too_deep_for_pythons_parser_is_a_syntax_error_at_its_file(
+    written: str, line: int, why: str
+) -> None:
+    """Every parse of a user's file goes through parse_source: what Python's parser gives
+    up on is a SyntaxError at the file (the line Python names, else 1), never a
+    RecursionError or MemoryError raised inside refgen. At Python's default recursion
+    limit: importing jedi (IPython's, for the notebook tests) raises it for the process."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1_000)
+    try:
+        with pytest.raises(SourceTooDeep) as raised:
+            parse_source(written, "/project/deep.py")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert isinstance(raised.value, SyntaxError)
+    assert (raised.value.filename, raised.value.lineno) == ("/project/deep.py", line)
+    assert raised.value.msg.startswith("nested too deeply for Python to parse (")
+    assert why in raised.value.msg

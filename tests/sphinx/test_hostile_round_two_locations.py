@@ -1,0 +1,117 @@
+"""Hostile input, round two: wrong or missing locations (issue 36, point 14).
+
+Each case of ``tests/hostile/`` named in :data:`CASES` is built in process, and
+each problem is one warning at the user's file and line, never at a line inside
+refgen: a module nested too deeply for Python, and a registry setting naming what
+cannot be imported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import py_compile
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.sphinx.test_hostile import corpus_project, marked_line
+from tests.sphinx.test_hostile_round_two_hidden import refgen_warnings
+
+CASES = {"module_too_deep", "registry_not_found"}
+"""The corpus cases this module tests (``tests/sphinx/test_hostile.py`` checks every case
+is tested)."""
+
+
+def line_holding(path: Path, text: str) -> int:
+    """The number of the first line of ``path`` that holds ``text``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+# ---------------------------------------------------------------------- too deep to compile
+
+DEEP = "DEEP = " + " + ".join(["1"] * 4_000) + "\n"
+"""A sum of 4,000 terms: a syntax tree 4,000 levels deep, past what Python compiles or
+parses with its default recursion limit (about 3,000 levels at the top of the stack)."""
+
+
+@contextlib.contextmanager
+def recursion_limit(limit: int) -> Iterator[None]:
+    """Python's recursion limit at ``limit`` (importing jedi, as the notebook tests do
+    through IPython, leaves it at 3,000 for the process)."""
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(saved)
+
+
+@pytest.mark.parametrize("compiled_ahead", [False, True], ids=["python", "refgen"])
+def test_a_module_nested_too_deeply_for_python_is_reported_at_its_file(
+    tmp_path: Path, compiled_ahead: bool
+) -> None:
+    """Python gives up compiling the module (a RecursionError, reported inside refgen,
+    at the line of discovery.py that imports); or, its bytecode compiled ahead with
+    more room, Python imports it and refgen's own parse gives up (the build crashed).
+    A rebuild with nothing changed reports it again, from what the last build kept."""
+    project = corpus_project(tmp_path, "module_too_deep")
+    models = project.module_path("models")
+    models.write_text(models.read_text(encoding="utf-8") + DEEP, encoding="utf-8")
+    if compiled_ahead:
+        with recursion_limit(10_000):
+            py_compile.compile(str(models), doraise=True)
+    with recursion_limit(1_000):  # Python's default
+        result = project.build("html", "-W", "--keep-going")
+        # A build with nothing changed, which parses no file it read before, says it again.
+        again = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    [warning] = refgen_warnings(result.warnings)
+    path, line = marked_line(project, "module_too_deep")
+    assert warning.startswith(f"{path}:{line}: WARNING: "), warning
+    doing = "parse" if compiled_ahead else "compile"
+    assert (
+        f"cannot import scenario module 'module_too_deep.models': nested too deeply for "
+        f"Python to {doing} (RecursionError: maximum recursion depth exceeded"
+    ) in warning
+    assert warning.endswith("[refgen.import]")
+    assert (result.outdir / "reference" / "index.html").exists()  # the rest is built
+    assert refgen_warnings(again.warnings) == [warning], again.stderr
+
+
+# ---------------------------------------------------------------------- registry setting
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        (None, "cannot import registry module 'registry_not_found.registry': KeyError"),
+        ("registry_nto_found.registry.Registry", "which cannot be found (ModuleNotFoundError"),
+    ],
+    ids=["lookup-in-c", "no-such-package"],
+)
+def test_a_registry_that_fails_in_no_code_of_the_users_is_reported_at_the_setting(
+    tmp_path: Path, setting: str | None, said: str
+) -> None:
+    """A module whose ``__getattr__`` is a dict's ``__getitem__`` (its KeyError raised in
+    C, where Python's import expects an AttributeError), and a registry path whose first
+    name is no package: both were reported inside refgen (``discovery.py``)."""
+    project = corpus_project(tmp_path, "registry_not_found")
+    conf = project.docs / "conf.py"
+    if setting is not None:
+        text = conf.read_text(encoding="utf-8").splitlines()
+        text = [
+            f"refgen_registry = {setting!r}" if t.startswith("refgen_registry") else t for t in text
+        ]
+        conf.write_text("\n".join(text) + "\n", encoding="utf-8")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 1, result.stderr
+    [warning] = refgen_warnings(result.warnings)
+    line = line_holding(conf, "refgen_registry")
+    assert warning.startswith(f"{conf}:{line}: WARNING: "), warning
+    assert said in warning and warning.endswith("[refgen.import]"), warning
+    assert "refgen/analysis" not in warning
+    assert (result.outdir / "reference" / "registry_not_found.models" / "Gauge.html").exists()
