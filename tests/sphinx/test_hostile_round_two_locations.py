@@ -2,8 +2,9 @@
 
 Each case of ``tests/hostile/`` named in :data:`CASES` is built in process, and
 each problem is one warning at the user's file and line, never at a line inside
-refgen: a module nested too deeply for Python, and a registry setting naming what
-cannot be imported.
+refgen or at a generated page: a module nested too deeply for Python, broken markup
+a few lines into a description shown in a table cell, and a registry setting naming
+what cannot be imported.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.html_helpers import read_html
 from tests.sphinx.test_hostile import corpus_project, marked_line
-from tests.sphinx.test_hostile_round_two_hidden import refgen_warnings
+from tests.sphinx.test_hostile_round_two_hidden import marked_lines, refgen_warnings
 
-CASES = {"module_too_deep", "registry_not_found"}
+CASES = {"module_too_deep", "description_lines", "registry_not_found"}
 """The corpus cases this module tests (``tests/sphinx/test_hostile.py`` checks every case
 is tested)."""
 
@@ -80,6 +82,25 @@ def test_a_module_nested_too_deeply_for_python_is_reported_at_its_file(
     assert warning.endswith("[refgen.import]")
     assert (result.outdir / "reference" / "index.html").exists()  # the rest is built
     assert refgen_warnings(again.warnings) == [warning], again.stderr
+
+
+# ---------------------------------------------------------------------- description lines
+
+
+def test_markup_in_a_description_cell_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    """An input's docstring after an empty first line, a property's and a lambda
+    property's docstrings, a pydantic ``Field(description=...)`` and a registry entry's
+    docstring, each broken a few lines in: reported at the generated page (one line
+    early, counted from the attribute), now at the line of the broken markup."""
+    project = corpus_project(tmp_path, "description_lines")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 1, result.stderr
+    marked = marked_lines(project, "description_lines")
+    assert len(result.warnings) == len(marked), result.warnings
+    for (path, line), warning in zip(marked, sorted(result.warnings), strict=True):
+        assert warning.startswith(f"{path}:{line}: WARNING: Inline "), warning
+    page = read_html(result.outdir / "reference" / "description_lines.models" / "Gauge.html")
+    assert "The size, after an empty first line." in page.get_text()
 
 
 # ---------------------------------------------------------------------- registry setting

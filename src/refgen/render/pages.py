@@ -221,7 +221,7 @@ def registry_page(
             items = tuple((code(f"{key}={value}"),) for key, value in entry.inputs)
             fields.append(Field("Stated inputs", (BulletList(items),)))
         body: tuple[Block, ...] = (
-            prose(entry.description, entry.location),
+            prose(entry.description, entry.description_location or entry.location),
             FieldList(tuple(fields)),
         )
         blocks.append(

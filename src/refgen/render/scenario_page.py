@@ -245,7 +245,8 @@ def _description_cell(
     inherited = _inherited(item.inherited_from, item.name)
     if item.inherited_from in documented:  # described once, on the base's page
         return inherited
-    return (prose(item.description, item.location, mentions), *inherited)
+    described_at = item.description_location or item.location
+    return (prose(item.description, described_at, mentions), *inherited)
 
 
 def _inputs_table(

@@ -18,7 +18,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.util import docname_join
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, switch_source_input
 from sphinx.util.nodes import make_id
 from sphinx.util.parsing import nested_parse_to_nodes
 
@@ -210,12 +210,15 @@ class NodeBuilder:
             with guarded_directives():
                 return nested_parse_to_nodes(self.directive.state, lines)
         parsed: list[nodes.Node] = []
-        for written, line in paragraphs:
-            inline, messages = self.directive.parse_inline(written, lineno=line)
-            node = nodes.paragraph(written, "", *inline)
-            for element in node.findall(nodes.Element):  # its links and roles: at the docstring
-                element.source, element.line = path, line + 1
-            parsed += [node, *messages]
+        # Inline markup is reported at the paragraph's own line of ``lines`` (counted from
+        # 1), mapped to the Python file as the full parse maps it, not at the page's.
+        with switch_source_input(self.directive.state, lines):
+            for written, line in paragraphs:
+                inline, messages = self.directive.parse_inline(written, lineno=line - first + 1)
+                node = nodes.paragraph(written, "", *inline)
+                for element in node.findall(nodes.Element):  # links and roles: at the docstring
+                    element.source, element.line = path, line + 1
+                parsed += [node, *messages]
         return parsed
 
     # ------------------------------------------------------------------ structure

@@ -176,3 +176,69 @@ def test_source_too_deep_for_pythons_parser_is_a_syntax_error_at_its_file(
     assert (raised.value.filename, raised.value.lineno) == ("/project/deep.py", line)
     assert raised.value.msg.startswith("nested too deeply for Python to parse (")
     assert why in raised.value.msg
+
+
+def test_each_description_is_located_at_its_first_line() -> None:
+    """Not at the attribute's line: its docstring (after an empty first line, too), a
+    property's and a lambda property's docstring, a pydantic ``Field(description=...)``
+    and a registry entry's docstring."""
+    analysed = analyse_source(
+        '''
+        """Gauges"""
+
+        from dataclasses import dataclass
+
+        from pydantic import BaseModel, Field
+
+
+        @dataclass(frozen=True)
+        class Gauge:
+            """A gauge."""
+
+            size: float = 2.0
+            """
+            The size, after an empty line.
+            """
+
+            @property
+            def doubled(self) -> float:
+                """Twice the size."""
+                return self.size * 2
+
+            halved = property(
+                lambda self: self.size / 2,
+                doc="Half the size.",
+            )
+
+
+        class Meter(BaseModel):
+            """A meter."""
+
+            reading: float = Field(
+                default=1.0,
+                description="The reading.",
+            )
+
+
+        class Registry:
+            """Named gauges."""
+
+            Small = Gauge()
+            """The small gauge."""
+        ''',
+        registry="Registry",
+    )
+    gauge, meter = analysed["Gauge"], analysed["Meter"]
+    [size], [reading] = gauge.inputs, meter.inputs
+    doubled, halved = gauge.derived
+    [small] = analysed.registry.entries if analysed.registry else []
+    for record, text in [
+        (size, "The size, after"),
+        (doubled, "Twice the size."),
+        (halved, "Half the size."),
+        (reading, "The reading."),
+        (small, "The small gauge."),
+    ]:
+        assert record.description_location is not None, record
+        assert record.description_location.path == analysed.path
+        assert record.description_location.line == analysed.line_of(text), record
