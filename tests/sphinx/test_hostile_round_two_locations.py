@@ -2,9 +2,9 @@
 
 Each case of ``tests/hostile/`` named in :data:`CASES` is built in process, and
 each problem is one warning at the user's file and line, never at a line inside
-refgen or at a generated page: a module nested too deeply for Python, broken markup
-a few lines into a description shown in a table cell, and a registry setting naming
-what cannot be imported.
+refgen or at a generated page: a label Sphinx keeps for its own pages, a module
+nested too deeply for Python, broken markup a few lines into a description shown
+in a table cell, and a registry setting naming what cannot be imported.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tests.html_helpers import read_html
 from tests.sphinx.test_hostile import corpus_project, marked_line
 from tests.sphinx.test_hostile_round_two_hidden import marked_lines, refgen_warnings
 
-CASES = {"module_too_deep", "description_lines", "registry_not_found"}
+CASES = {"docstring_labels", "module_too_deep", "description_lines", "registry_not_found"}
 """The corpus cases this module tests (``tests/sphinx/test_hostile.py`` checks every case
 is tested)."""
 
@@ -30,6 +30,49 @@ def line_holding(path: Path, text: str) -> int:
     """The number of the first line of ``path`` that holds ``text``."""
     lines = path.read_text(encoding="utf-8").splitlines()
     return next(number for number, line in enumerate(lines, 1) if text in line)
+
+
+# ---------------------------------------------------------------------- reserved labels
+
+
+def test_labels_sphinx_keeps_for_its_own_pages_are_left_out_at_their_lines(
+    tmp_path: Path,
+) -> None:
+    """``.. _genindex:`` in a class docstring, an inline ``_`modindex``` in an input's
+    description and ``.. _search:`` in a registry entry's: Sphinx said nothing, or a
+    duplicate label at the wrong line, and let the docstring take the name."""
+    project = corpus_project(tmp_path, "docstring_labels")
+    index = project.docs / "index.rst"
+    links = "\nSee :ref:`genindex`, :ref:`search` and :ref:`the notes <gauge-notes>`.\n"
+    index.write_text(index.read_text(encoding="utf-8") + links, encoding="utf-8")
+    result = project.build("html", "-W", "--keep-going")
+    assert result.returncode == 1, result.stderr  # warnings under -W, not a crash
+    models, registry = project.module_path("models"), project.module_path("registry")
+    expected = [
+        (models, ".. _genindex:", "docstring_labels.models.Gauge", "genindex", "general index"),
+        (models, "_`modindex`", "docstring_labels.models.Gauge.size", "modindex", "module index"),
+        (registry, ".. _search:", "docstring_labels.registry.Registry.Small", "search", "search"),
+    ]
+    assert len(result.warnings) == len(expected), result.warnings  # no duplicate label
+    for (path, written, subject, label, page), warning in zip(
+        expected, sorted(result.warnings), strict=True
+    ):
+        assert warning.startswith(f"{path}:{line_holding(path, written)}: WARNING: "), warning
+        assert f"docstring of {subject} sets the label {label!r}" in warning
+        assert f"which Sphinx keeps for its {page}" in warning
+        assert warning.endswith("; left out [refgen.docstring]")
+    for page in ("reference/docstring_labels.models/Gauge.html", "reference/registry.html"):
+        html = read_html(result.outdir / page)
+        assert not html.find(id=["genindex", "modindex", "search"]), page
+    gauge = read_html(result.outdir / "reference" / "docstring_labels.models" / "Gauge.html")
+    shown = gauge.get_text()
+    assert "A paragraph under the label of the general index." in shown  # the rest is built
+    assert gauge.find(id="gauge-notes") is not None  # the author's own label stays
+    registry_text = read_html(result.outdir / "reference" / "registry.html").get_text()
+    assert "Found under the label of the search page." in registry_text
+    hrefs = [a.get("href", "") for a in read_html(result.outdir / "index.html").find_all("a")]
+    assert "genindex.html" in hrefs and "search.html" in hrefs
+    assert "reference/docstring_labels.models/Gauge.html#gauge-notes" in hrefs
 
 
 # ---------------------------------------------------------------------- too deep to compile

@@ -26,7 +26,7 @@ from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import serialize
 from refgen.sphinx.compact_tables import cell_at, live_cells, table_classes
-from refgen.sphinx.links import mark_docstring_links
+from refgen.sphinx.links import drop_reserved_labels, locate_targets, mark_docstring_links
 from refgen.sphinx.nodes import (
     COPY_CLASS,
     NOT_SEARCHED,
@@ -182,6 +182,7 @@ class NodeBuilder:
             if read is None:
                 return [refuse("is nested too deeply to read", item.location, None, source)]
             parsed = mark_docstring_links(read)
+            drop_reserved_labels(parsed, self.document, item.subject, item.location)
             disarm(parsed, self.env, item.location)
         if item.mentions:
             mentions = item.mentions
@@ -208,7 +209,9 @@ class NodeBuilder:
         paragraphs = plain_paragraphs(lines)
         if paragraphs is None:
             with guarded_directives():
-                return nested_parse_to_nodes(self.directive.state, lines)
+                read = nested_parse_to_nodes(self.directive.state, lines)
+            locate_targets(read, lines)
+            return read
         parsed: list[nodes.Node] = []
         # Inline markup is reported at the paragraph's own line of ``lines`` (counted from
         # 1), mapped to the Python file as the full parse maps it, not at the page's.
