@@ -4,14 +4,17 @@ Importing runs the user's code, so every import is guarded and bounded
 (:func:`~refgen.analysis.guard.call_user_code`): a module that cannot be
 imported and a registry that cannot be read become
 :class:`~refgen.analysis.model.Problem` records, reported at the module's
-line or, when the setting itself names nothing there is, at the setting.
+line or, when the setting itself names nothing there is or no code of the
+user's ran, at the setting. A module Python imports but refgen cannot parse
+(nested too deeply for Python's parser) is a module that failed to load.
 :class:`Loaded` is what the Project keeps of it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Protocol, TypeVar, cast
@@ -21,9 +24,14 @@ from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.failures import describe_error, import_problem, imported_from
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, RegistryDoc, SourceLocation, WarningKind
+from refgen.analysis.source import ModuleSource, SourceTooDeep
 from refgen.config import Settings, setting_line, setting_name
 
 T = TypeVar("T")
+
+SourceCheck = Callable[[str, Callable[[str], ModuleSource]], SourceTooDeep | None]
+"""Why refgen cannot parse the file at a path, if it cannot (nested too deeply), given
+the analysis cache's reader."""
 
 
 class Progress(Protocol):
@@ -40,9 +48,12 @@ class Loaded:
     """The configured modules that imported, their scenario classes and the registry, with
     a problem for each that failed; filled by :meth:`load`, once."""
 
-    def __init__(self, settings: Settings, cache: AnalysisCache) -> None:
+    def __init__(
+        self, settings: Settings, cache: AnalysisCache, source_check: SourceCheck | None = None
+    ) -> None:
         self.settings = settings
         self._cache = cache
+        self._source_check = source_check or _parsed_check
         self.done = False
         self.modules: dict[str, ModuleType] = {}
         """The configured modules that imported, by name, in configuration order."""
@@ -66,10 +77,15 @@ class Loaded:
             module, error = call_user_code(
                 discovery.import_module, name, timeout=self.settings.eval_timeout
             )
+            if error is None:
+                assert module is not None
+                error = self._unreadable(module)
             if error is not None:  # user code: report, never crash
                 self._note(
                     self._not_found("modules", name, error)
-                    or import_problem(self._cache.module_source, name, error)
+                    or self._at_setting(
+                        "modules", import_problem(self._cache.module_source, name, error)
+                    )
                 )
                 continue
             assert module is not None
@@ -93,8 +109,11 @@ class Loaded:
             module = path.rpartition(".")[0]
             self._note(
                 self._not_found("registry", path, error)
-                or import_problem(
-                    self._cache.module_source, module, error, "registry module", scope=path
+                or self._at_setting(
+                    "registry",
+                    import_problem(
+                        self._cache.module_source, module, error, "registry module", scope=path
+                    ),
                 )
             )
             self.registry_failed = True
@@ -124,6 +143,25 @@ class Loaded:
             return found.__name__
         return getattr(found, "__module__", None) or path.rpartition(".")[0]
 
+    def _unreadable(self, module: ModuleType) -> SourceTooDeep | None:
+        """Why refgen cannot read a module Python imported (from its compiled bytecode, or
+        with more of the stack to spare), if it cannot: nested too deeply to parse."""
+        path = discovery.source_file(module)
+        return self._source_check(path, self._cache.module_source) if path else None
+
+    def _at_setting(self, setting: str, problem: Problem) -> Problem:
+        """``problem``, at the line of the setting that names what failed when it was
+        raised in no code of the user's (a package that does not exist, a lookup that
+        a builtin refused)."""
+        if problem.location is not None:
+            return problem
+        return dataclasses.replace(problem, location=self._setting_location(setting))
+
+    def _setting_location(self, setting: str) -> SourceLocation | None:
+        settings = self.settings
+        line = setting_line(settings, setting)
+        return SourceLocation(str(settings.source), line) if settings.source and line else None
+
     def _not_found(self, setting: str, dotted: str, error: BaseException) -> Problem | None:
         """A setting naming something missing, or no registry, reported against the setting.
 
@@ -141,10 +179,8 @@ class Loaded:
         not_a_registry = isinstance(error, discovery.NotARegistry)
         if not (missing_module or missing_attribute or not_a_registry):
             return None
-        settings = self.settings
-        line = setting_line(settings, setting)
-        location = SourceLocation(str(settings.source), line) if settings.source and line else None
-        named = f"{setting_name(settings, setting)} names {dotted!r}"
+        location = self._setting_location(setting)
+        named = f"{setting_name(self.settings, setting)} names {dotted!r}"
         if not_a_registry:
             return Problem(WarningKind.REGISTRY, f"{named}: {error}", location, dotted)
         message = f"{named}, which cannot be found ({describe_error(error)})"
@@ -155,3 +191,14 @@ class Loaded:
         """Record ``problem`` once."""
         if problem not in self.problems:
             self.problems.append(problem)
+
+
+def _parsed_check(path: str, read: Callable[[str], ModuleSource]) -> SourceTooDeep | None:
+    """The file parsed by ``read`` (the analysis cache, which analysis reads it from next)."""
+    try:
+        read(path)
+    except SourceTooDeep as error:
+        return error
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None  # its classes are documented without their source, as before
+    return None

@@ -49,7 +49,7 @@ from refgen.evaluate.sweep_request import SweepRequest
 from refgen.evaluate.sweeps import Sweep
 from refgen.evaluate.units import UnitSymbols, unit_registries
 from refgen.evaluate.values import EntryValues, Quote, Value
-from refgen.loading import Loaded, Progress, no_progress
+from refgen.loading import Loaded, Progress, SourceCheck, no_progress
 
 T = TypeVar("T")
 
@@ -63,7 +63,14 @@ def _guarded(function: Callable[..., T], *args: Any, timeout: float | None = Non
 class Project:
     """Settings, imported modules, analysed records and computed values of one package."""
 
-    def __init__(self, settings: Settings, progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        progress: Progress | None = None,
+        source_check: SourceCheck | None = None,
+    ) -> None:
+        """``source_check`` says whether refgen can parse a scenario module's file (by
+        default, the analysis cache parses it; a build asks the files it kept)."""
         self.settings = settings
         self.progress: Progress = progress or no_progress
         """Wraps the items of a long phase (importing, analysing, fingerprinting) so a
@@ -71,7 +78,7 @@ class Project:
         self._cache = AnalysisCache(settings.category_titles)
         self.units = UnitSymbols(find_registries=self.unit_registries)
         """Unit symbols for equations, remembered for the pages of this project."""
-        self._loaded = Loaded(settings, self._cache)
+        self._loaded = Loaded(settings, self._cache, source_check)
         self._documented: frozenset[str] | None = None
         self._source_folders: list[Path] | None = None
         self._scenarios: dict[type, ScenarioDoc] = {}

@@ -122,9 +122,10 @@ OWN_TEST = {
 
 def test_every_case_in_the_corpus_has_an_expectation() -> None:
     from tests.sphinx.test_hostile_round_two_hidden import CASES as ROUND_TWO
+    from tests.sphinx.test_hostile_round_two_locations import CASES as LOCATIONS
 
     cases = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
-    assert cases == sorted([*EXPECTED, *SHAPES, *CLEAN, *OWN_TEST, *ROUND_TWO])
+    assert cases == sorted([*EXPECTED, *SHAPES, *CLEAN, *OWN_TEST, *ROUND_TWO, *LOCATIONS])
 
 
 def test_lambdas_partials_metaclasses_and_classes_without_source(tmp_path: Path) -> None:

@@ -127,9 +127,9 @@ def test_targets_resolved_after_parsing_never_link_a_script(tmp_path: Path) -> N
     assert script_hrefs(result.outdir) == []
     path, line = marked_line(project, "docstring_targets")
     [warning] = result.warnings  # in the docstring, not at the generated page
-    # A table cell's description is mapped from the attribute's own line, one above its
-    # docstring: the line of the unmatched link is one less than it should be.
-    assert warning.startswith(f"{path}:{line - 1}: WARNING: docstring has an anonymous link")
+    # A table cell's description is mapped from its docstring's first line, not from the
+    # attribute's own line (one above): the warning is at the unmatched link's line.
+    assert warning.startswith(f"{path}:{line}: WARNING: docstring has an anonymous link")
     assert warning.endswith("[refgen.docstring]")
     page = read_html(result.outdir / "reference" / "docstring_targets.models" / "Gauge.html")
     hrefs = [a.get("href") for a in page.find_all("a")]

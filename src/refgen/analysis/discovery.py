@@ -40,6 +40,7 @@ def import_module(name: str) -> ModuleType:
 def resolve(dotted: str) -> Any:
     """The object a dotted path names: the longest importable module, then attributes."""
     parts = dotted.split(".")
+    missing: ModuleNotFoundError | None = None
     for split in range(len(parts), 0, -1):
         module_name = ".".join(parts[:split])
         try:
@@ -51,10 +52,13 @@ def resolve(dotted: str) -> Any:
                 module_name == error.name or module_name.startswith(f"{error.name}.")
             ):
                 raise
+            missing = error
             continue
         for attribute in parts[split:]:
             obj = getattr(obj, attribute)
         return obj
+    if missing is not None:  # not even its first name is a module: the name is at fault
+        raise missing
     raise ImportError(f"no module found for {dotted!r}")
 
 

@@ -435,6 +435,15 @@ def attribute_description(text: str | None) -> str:
     return "\n".join(lines).strip()
 
 
+def described_at(path: str, line: int | None, text: str | None) -> SourceLocation | None:
+    """Where the :func:`attribute_description` of ``text``, a string literal that begins at
+    ``line`` of ``path``, begins in the file (None when the source does not show it)."""
+    if line is None or not text or not text.strip():
+        return None
+    lines = docstring_lines(text)
+    return SourceLocation(path, line + next(n for n, row in enumerate(lines) if row.strip()))
+
+
 def _is_underline(line: str, title: str) -> bool:
     stripped = line.strip()
     return len(stripped) >= len(title.strip()) and len(set(stripped)) == 1 and stripped[0] in "-="

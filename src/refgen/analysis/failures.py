@@ -20,7 +20,7 @@ from pathlib import Path
 
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
-from refgen.analysis.source import ModuleSource
+from refgen.analysis.source import ModuleSource, SourceTooDeep, source_too_deep
 
 Reader = Callable[[str], ModuleSource]
 """Reads a source file, through the Project's cache."""
@@ -67,6 +67,31 @@ def import_problem(
     When the error was raised deeper (a validation in another file), the
     message says where, and names the object the failing statement defines.
     """
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if not f.filename.startswith("<frozen importlib")
+        and not _in_importlib(f.filename)
+        and not _in_refgen(f.filename)
+    ]
+    if not frames and isinstance(error, RecursionError | MemoryError):
+        # Python gave up compiling the module: nested too deeply, and no line named.
+        origin = _module_origin(module_name)
+        if origin:
+            error = source_too_deep(origin, 1, error, "to compile")
+    elif (
+        isinstance(error, SyntaxError)
+        and error.filename
+        and error.msg.startswith("too many nested")
+    ):
+        error = source_too_deep(error.filename, error.lineno or 1, error, "to compile")
+    if isinstance(error, SourceTooDeep):
+        return Problem(
+            WarningKind.IMPORT,
+            f"cannot import {what} {module_name!r}: {error.msg}",
+            SourceLocation(error.filename or "", error.lineno or 1),
+            module_name,
+        )
     if isinstance(error, SyntaxError):
         # A file Python cannot even compile (a NUL byte) names no file: it is the module's.
         filename = error.filename or _module_origin(module_name)
@@ -77,17 +102,14 @@ def import_problem(
                 SourceLocation(filename, error.lineno or _nul_line(filename)),
                 module_name,
             )
-    frames = [
-        f
-        for f in traceback.extract_tb(error.__traceback__)
-        if not f.filename.startswith("<frozen importlib") and not _in_importlib(f.filename)
-    ]
     # The deepest statement run at import time (module or class body, not inside a
     # function): the registry entry or import that failed, not the validation code
     # deep below it.
     import_time = [f for f in frames if not _inside_function(read, f.filename, f.lineno or 0)]
     candidates = import_time or frames
     frame = candidates[-1] if candidates else None
+    # Raised in no code of the user's (a package that does not exist, a lookup a
+    # builtin refused): no location here, the caller's is the setting that names it.
     location = SourceLocation(frame.filename, frame.lineno or 1) if frame else None
     subject = module_name
     detail = describe_error(error)
@@ -103,6 +125,14 @@ def import_problem(
 
 def _in_importlib(filename: str) -> bool:
     return Path(filename).parent == Path(importlib.__file__).parent
+
+
+_REFGEN = Path(__file__).resolve().parents[1]
+"""refgen's own package: no line of it is where the user's code failed."""
+
+
+def _in_refgen(filename: str) -> bool:
+    return Path(filename).resolve().is_relative_to(_REFGEN)
 
 
 def _nul_line(filename: str) -> int:

@@ -61,6 +61,8 @@ class DeclaredInput:
     description: str
     owner: ClassSource
     line: int | None
+    description_line: int | None = None
+    """Where the string literal of ``description`` begins (its docstring, ``description=``)."""
 
 
 @dataclass(frozen=True)
@@ -150,12 +152,8 @@ def interpret_default(module: ModuleSource, node: ast.expr | None) -> tuple[str 
     if name not in FIELD_CALLS or not isinstance(node, ast.Call):
         return module.segment(node), ""
     keywords = {k.arg: k.value for k in node.keywords if k.arg}
-    description = keywords.get("description")
-    text = (
-        str(description.value)
-        if isinstance(description, ast.Constant) and isinstance(description.value, str)
-        else ""
-    )
+    described = field_description(node)
+    text = str(described.value) if described is not None else ""
     if "default" in keywords:
         return module.segment(keywords["default"]), text
     for factory in ("default_factory", "factory"):
@@ -166,6 +164,16 @@ def interpret_default(module: ModuleSource, node: ast.expr | None) -> tuple[str 
         required = isinstance(first, ast.Constant) and first.value is Ellipsis
         return (None if required else module.segment(first)), text
     return None, text
+
+
+def field_description(node: ast.expr | None) -> ast.Constant | None:
+    """The string literal of a field call's ``description=`` (pydantic's ``Field``)."""
+    if not isinstance(node, ast.Call) or _call_name(node) not in FIELD_CALLS:
+        return None
+    written = [k.value for k in node.keywords if k.arg == "description"]
+    if written and isinstance(written[0], ast.Constant) and isinstance(written[0].value, str):
+        return written[0]
+    return None
 
 
 def _runtime_default(cls: type, name: str) -> str | None:
@@ -220,14 +228,16 @@ def declared_inputs(reader: SourceReader, cls: type) -> Iterator[DeclaredInput]:
             continue
         owner, field = found
         assert owner.module is not None
-        default, field_description = interpret_default(owner.module, field.default_node)
+        default, described = interpret_default(owner.module, field.default_node)
+        beside = field_description(field.default_node)
         yield DeclaredInput(
             name,
             field.annotation,
             default,
-            field.docstring or field_description,
+            field.docstring or described,
             owner,
             field.line,
+            field.docstring_line if field.docstring else (beside.lineno if beside else None),
         )
 
 

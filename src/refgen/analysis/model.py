@@ -289,6 +289,9 @@ class InputDoc:
     """Derived attributes of the same class that read this input."""
     inherited_from: str | None = None
     """Dotted path of the base class that declares the input, if not this class."""
+    description_location: SourceLocation | None = None
+    """Where the description's first line is, for warnings about its markup (None: not
+    known, and ``location`` stands in)."""
 
 
 @dataclass(frozen=True)
@@ -308,6 +311,9 @@ class DerivedDoc:
     """Derived attributes that read this one."""
     inherited_from: str | None = None
     """Dotted path of the base class that defines the property, if not this class."""
+    description_location: SourceLocation | None = None
+    """Where the description's first line is, for warnings about its markup (None: not
+    known, and ``location`` stands in)."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +333,9 @@ class RegistryEntryDoc:
     """The Python that builds the entry again: the imports of the names its construction
     uses, then the assignment as written (:mod:`refgen.analysis.construction`); empty
     when the registry's source does not show one."""
+    description_location: SourceLocation | None = None
+    """Where the description's first line is, for warnings about its markup (None: not
+    known, and ``location`` stands in)."""
 
 
 @dataclass(frozen=True)

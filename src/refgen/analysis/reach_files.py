@@ -26,7 +26,7 @@ from refgen.analysis.reach_index import (
     parse_text,
 )
 from refgen.analysis.reach_module import index_module
-from refgen.analysis.source import ModuleSource
+from refgen.analysis.source import ModuleSource, SourceTooDeep
 
 Node = tuple[str, Local, str]
 """A node of the reach graph: its file, its place in the file and the module whose
@@ -164,3 +164,21 @@ def _find(parsed: Parsed, kind: str, key: object) -> Local | None:
     if kind == "function":
         return parsed.functions.get(int(str(key)))
     return parsed.statements.get(int(str(key)))
+
+
+def too_deep(
+    store: IndexStore, path: str, read: Callable[[str], ModuleSource]
+) -> SourceTooDeep | None:
+    """Why Python's parser gives up on the file ``path`` as it is now, if it does (None
+    too when the file cannot be read), from the index ``store`` keeps of its bytes: the
+    file is parsed (by ``read``, whose parse analysis shares) only when they changed
+    since the build that kept it."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    index = store.index(path, data, lambda digest: index_module(path, digest, read(path)))
+    if index.too_deep is None:
+        return None
+    line, reason = index.too_deep
+    return SourceTooDeep(reason, (path, line, None, None))

@@ -28,8 +28,7 @@ from pathlib import Path
 
 from refgen import __version__
 from refgen.analysis import source as source_module
-from refgen.analysis.source import ModuleSource, dotted_name
-from refgen.collector import collector_paused
+from refgen.analysis.source import ModuleSource, SourceTooDeep, dotted_name, parse_source
 from refgen.files import replace_atomically
 
 Local = tuple[int, int, str]
@@ -140,6 +139,9 @@ class FileIndex:
     -> the node found, if any."""
     changed: bool = False
     """Filled in since it was loaded: the store writes it again."""
+    too_deep: tuple[int, str] | None = None
+    """The line and the reason, when the file is nested too deeply for Python's parser
+    (:class:`~refgen.analysis.source.SourceTooDeep`): then it holds nothing else."""
     _previous: dict[Local, NodeFacts] = field(default_factory=dict)
     """The facts of the file's last version (not kept): a node whose text did not change
     keeps them."""
@@ -321,9 +323,7 @@ def definition_text(source: ModuleSource, node: ast.AST) -> str:
 def parse_text(path: str, data: bytes) -> ModuleSource:
     """``data`` decoded as Python decodes a source file, and parsed."""
     text = importlib.util.decode_source(data)
-    with collector_paused():
-        tree = ast.parse(text, filename=path)
-    return ModuleSource(path, text, tree)
+    return ModuleSource(path, text, parse_source(text, path))
 
 
 # ---------------------------------------------------------------------- the store
@@ -358,11 +358,17 @@ class IndexStore:
         """The index of ``path`` as ``data`` holds it: the kept one if the bytes are
         the same, else ``build(digest)``, a new one."""
         digest = file_digest(data)
+        current = self._current.get(path)
+        if current is not None and current.digest == digest:  # asked already this build
+            return current
         kept = self._kept.get(path)
         if kept is None or kept.digest != digest:
             previous = kept
             try:
                 kept = build(digest)
+            except SourceTooDeep as error:
+                deep = (error.lineno or 1, error.msg)
+                kept = FileIndex(path, digest, changed=True, too_deep=deep)
             except (SyntaxError, ValueError, UnicodeDecodeError):  # its text still counts
                 kept = FileIndex(path, digest, changed=True)
             # Facts of the nodes an edit left as they were are the same facts.

@@ -12,7 +12,7 @@ from typing import Any
 from refgen.analysis import discovery
 from refgen.analysis.construction import construction, top_level_bindings
 from refgen.analysis.dependencies import in_package
-from refgen.analysis.docstrings import attribute_description, parse_docstring
+from refgen.analysis.docstrings import attribute_description, described_at, parse_docstring
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
     Docstring,
@@ -69,6 +69,11 @@ def read_registry(read: Reader, registry_path: str, registry: Any) -> RegistryDo
                 )
                 if source is not None and assignment is not None and assignment.node is not None
                 else "",
+                description_location=described_at(
+                    location.path, assignment.docstring_line, assignment.docstring
+                )
+                if assignment and location
+                else None,
             )
         )
     return RegistryDoc(

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from refgen.analysis import discovery
-from refgen.analysis.docstrings import attribute_description, parse_docstring
+from refgen.analysis.docstrings import attribute_description, described_at, parse_docstring
 from refgen.analysis.equations import extract_equation
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
@@ -45,17 +45,23 @@ def _inherited(owner: ClassSource, cls: type) -> str | None:
 
 
 def _input_docs(reader: SourceReader, cls: type) -> tuple[InputDoc, ...]:
-    return tuple(
-        InputDoc(
-            name=item.name,
-            annotation=item.annotation,
-            default=item.default,
-            description=attribute_description(item.description),
-            location=item.owner.location(item.line),
-            inherited_from=_inherited(item.owner, cls),
+    found = []
+    for item in declared_inputs(reader, cls):
+        location = item.owner.location(item.line)
+        found.append(
+            InputDoc(
+                name=item.name,
+                annotation=item.annotation,
+                default=item.default,
+                description=attribute_description(item.description),
+                location=location,
+                inherited_from=_inherited(item.owner, cls),
+                description_location=described_at(
+                    location.path, item.description_line, item.description
+                ),
+            )
         )
-        for item in declared_inputs(reader, cls)
-    )
+    return tuple(found)
 
 
 def _helper_paths(
@@ -134,12 +140,13 @@ def _derived_doc(cls: type, prop: DeclaredProperty, problems: list[Problem]) -> 
         reads = extracted.reads
         docstring = prop.source.docstring
         location = owner.location(prop.source.line)
+        described = described_at(location.path, prop.source.docstring_line, docstring)
         returns = prop.source.node.returns
         annotation = owner.module.segment(returns) if returns is not None else ""
     else:
         equation = Equation(None, (), NO_SOURCE)
         reads, docstring, location = (), prop.doc, owner.location()
-        annotation = ""
+        annotation, described = "", None
     if not docstring and owner.cls is cls:
         problems.append(
             Problem(
@@ -158,6 +165,7 @@ def _derived_doc(cls: type, prop: DeclaredProperty, problems: list[Problem]) -> 
         return_annotation=annotation,
         reads=reads,
         inherited_from=_inherited(owner, cls),
+        description_location=described,
     )
 
 

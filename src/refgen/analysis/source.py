@@ -152,6 +152,8 @@ class FieldSource:
     docstring: str | None
     line: int
     default_node: ast.expr | None = None
+    docstring_line: int | None = None
+    """Where ``docstring``'s string literal begins."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,8 @@ class PropertySource:
     node: ast.FunctionDef
     docstring: str | None
     line: int
+    docstring_line: int | None = None
+    """Where ``docstring``'s string literal begins."""
 
 
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
@@ -175,9 +179,41 @@ def parse_module(path: str) -> ModuleSource:
     """
     with open(path, "rb") as handle:
         text = importlib.util.decode_source(handle.read())
-    with collector_paused():
-        tree = ast.parse(text, filename=path)
-    return ModuleSource(path, text, tree)
+    return ModuleSource(path, text, parse_source(text, path))
+
+
+class SourceTooDeep(SyntaxError):
+    """Source nested past what Python can hold: too many nested brackets, or a
+    ``RecursionError`` or ``MemoryError`` while it is parsed or compiled. A
+    :class:`SyntaxError` at the file (the line Python names, else line 1), so whatever
+    skips a file it cannot parse skips this one too."""
+
+
+def source_too_deep(
+    path: str, line: int, why: BaseException, doing: str = "to parse"
+) -> SourceTooDeep:
+    """The file ``path`` is nested too deeply for Python ``doing`` (``"to parse"``,
+    ``"to compile"``), as ``why`` says."""
+    if isinstance(why, SyntaxError):
+        said = why.msg
+    else:
+        said = f"{type(why).__name__}: {why}" if str(why) else type(why).__name__
+    return SourceTooDeep(f"nested too deeply for Python {doing} ({said})", (path, line, None, None))
+
+
+def parse_source(text: str, path: str) -> ast.Module:
+    """``text``, the source of the file ``path``, as a syntax tree: the one place refgen
+    parses a user's source file, so that one nested too deeply for Python's parser is a
+    :class:`SourceTooDeep` at that file, never an error raised inside refgen."""
+    try:
+        with collector_paused():
+            return ast.parse(text, filename=path)
+    except (RecursionError, MemoryError) as error:
+        raise source_too_deep(path, 1, error) from None
+    except SyntaxError as error:
+        if not error.msg.startswith("too many nested"):  # parentheses, blocks
+            raise
+        raise source_too_deep(path, error.lineno or 1, error) from None
 
 
 def is_class_variable(annotation: object) -> bool:
@@ -205,13 +241,17 @@ def docstring_node(body: list[ast.stmt]) -> ast.Constant | None:
     return None
 
 
-def _attribute_docstring(body: list[ast.stmt], index: int) -> str | None:
+def _attribute_docstring(body: list[ast.stmt], index: int) -> ast.Constant | None:
     """The string literal right after statement ``index`` (Sphinx's ``#:`` rival)."""
-    if index + 1 < len(body):
-        node = docstring_node(body[index + 1 :])
-        if node is not None:
-            return str(node.value)
-    return None
+    return docstring_node(body[index + 1 :]) if index + 1 < len(body) else None
+
+
+def _text(node: ast.Constant | None) -> str | None:
+    return str(node.value) if node is not None else None
+
+
+def _line(node: ast.Constant | None) -> int | None:
+    return node.lineno if node is not None else None
 
 
 def class_fields(module: ModuleSource, classdef: ast.ClassDef) -> list[FieldSource]:
@@ -223,14 +263,16 @@ def class_fields(module: ModuleSource, classdef: ast.ClassDef) -> list[FieldSour
         annotation = module.segment(node.annotation)
         if is_class_variable(annotation):
             continue
+        docstring = _attribute_docstring(classdef.body, index)
         fields.append(
             FieldSource(
                 name=node.target.id,
                 annotation=annotation,
                 default=module.segment(node.value) if node.value is not None else None,
-                docstring=_attribute_docstring(classdef.body, index),
+                docstring=_text(docstring),
                 line=node.lineno,
                 default_node=node.value,
+                docstring_line=_line(docstring),
             )
         )
     return fields
@@ -259,11 +301,7 @@ def class_properties(classdef: ast.ClassDef) -> list[PropertySource]:
         if not any(last_name(d) in PROPERTY_DECORATORS for d in node.decorator_list):
             continue
         doc = docstring_node(node.body)
-        found.append(
-            PropertySource(
-                node.name, node, str(doc.value) if doc is not None else None, node.lineno
-            )
-        )
+        found.append(PropertySource(node.name, node, _text(doc), node.lineno, _line(doc)))
     return found
 
 
@@ -291,14 +329,15 @@ def lambda_property(node: ast.stmt) -> PropertySource | None:
     )
     ast.copy_location(method, node)
     method.end_lineno, method.end_col_offset = node.end_lineno, node.end_col_offset
-    return PropertySource(method.name, method, _lambda_doc(node.value), node.lineno)
+    doc = _lambda_doc(node.value)
+    return PropertySource(method.name, method, _text(doc), node.lineno, _line(doc))
 
 
-def _lambda_doc(call: ast.Call) -> str | None:
+def _lambda_doc(call: ast.Call) -> ast.Constant | None:
     """The ``doc`` of ``property(fget, fset, fdel, doc)``, as a keyword or the fourth argument."""
     written = [k.value for k in call.keywords if k.arg == "doc"] + call.args[3:4]
     if written and isinstance(written[0], ast.Constant) and isinstance(written[0].value, str):
-        return written[0].value
+        return written[0]
     return None
 
 
@@ -313,6 +352,8 @@ class AssignmentSource:
     line: int
     node: ast.Assign | None = dataclasses.field(default=None, compare=False, repr=False)
     """The statement, for what needs more than its text (the imports it uses)."""
+    docstring_line: int | None = None
+    """Where ``docstring``'s string literal begins."""
 
 
 def class_assignments(module: ModuleSource, classdef: ast.ClassDef) -> dict[str, AssignmentSource]:
@@ -329,8 +370,9 @@ def class_assignments(module: ModuleSource, classdef: ast.ClassDef) -> dict[str,
             keywords = tuple(
                 (kw.arg, module.segment(kw.value)) for kw in node.value.keywords if kw.arg
             )
+        docstring = _attribute_docstring(classdef.body, index)
         found[target.id] = AssignmentSource(
-            target.id, keywords, _attribute_docstring(classdef.body, index), node.lineno, node
+            target.id, keywords, _text(docstring), node.lineno, node, _line(docstring)
         )
     return found
 

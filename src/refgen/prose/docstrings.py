@@ -42,7 +42,8 @@ def docstring_passages(
     if registry is not None:
         found += _passages(registry.description, registry.location, lines)
         for entry in registry.entries:
-            found += _passages(entry.description, entry.location, lines, subject=entry.name)
+            at = entry.description_location or entry.location
+            found += _passages(entry.description, at, lines, subject=entry.name)
     return found
 
 
@@ -62,9 +63,9 @@ def scenario_texts(scenario: ScenarioDoc) -> Iterator[ClassText]:
     if docstring.warnings is not None:
         yield docstring.warnings.text, docstring.warnings.location
     for item in scenario.inputs:
-        yield item.description, item.location
+        yield item.description, item.description_location or item.location
     for derived in scenario.derived:
-        yield derived.description, derived.location
+        yield derived.description, derived.description_location or derived.location
 
 
 def _passages(

@@ -143,6 +143,8 @@ class Prose:
     location: SourceLocation | None = None
     """Where ``text``'s first line is in the source, for warnings."""
     mentions: Mapping[str, Inline] = field(default_factory=dict, compare=False)
+    subject: str = ""
+    """The dotted name of the object whose docstring ``text`` is from, for warnings."""
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,13 @@ def code(source: str, classes: tuple[str, ...] = ()) -> Block:
 
 
 def prose(
-    source: str, location: SourceLocation | None, mentions: Mapping[str, Inline] | None = None
+    source: str,
+    location: SourceLocation | None,
+    mentions: Mapping[str, Inline] | None = None,
+    subject: str = "",
 ) -> Prose:
-    """Author's reST text, with the names it may mention."""
-    return Prose(source, location, mentions or {})
+    """Author's reST text from the docstring of ``subject``, with the names it may mention."""
+    return Prose(source, location, mentions or {}, subject)
 
 
 def opening_prose(
@@ -54,11 +57,12 @@ def opening_prose(
     location: SourceLocation | None,
     mentions: Mapping[str, Inline] | None = None,
     described_at: SourceLocation | None = None,
+    subject: str = "",
 ) -> list[Block]:
     """A docstring's summary and its description (whose first line is ``described_at``,
     if known), as prose."""
     parts = [(summary, location), (description, described_at or location)]
-    return [prose(text, where, mentions) for text, where in parts if text]
+    return [prose(text, where, mentions, subject) for text, where in parts if text]
 
 
 def joined(
@@ -75,13 +79,16 @@ def joined(
 
 
 def docstring_notes(
-    doc: Docstring, location: SourceLocation | None, mentions: Mapping[str, Inline]
+    doc: Docstring,
+    location: SourceLocation | None,
+    mentions: Mapping[str, Inline],
+    subject: str = "",
 ) -> tuple[Block, ...]:
     """The Notes section: labelled entries as fields, free paragraphs as prose."""
     blocks: list[Block] = []
     fields: list[Field] = []
     for entry in doc.notes:
-        body = prose(entry.text, entry.location or location, mentions)
+        body = prose(entry.text, entry.location or location, mentions, subject)
         if entry.label:
             fields.append(Field(entry.label, (body,)))
             continue
@@ -94,7 +101,9 @@ def docstring_notes(
     return tuple(blocks)
 
 
-def entry_list(entries: Iterable[ParameterEntry], mentions: Mapping[str, Inline]) -> BulletList:
+def entry_list(
+    entries: Iterable[ParameterEntry], mentions: Mapping[str, Inline], subject: str = ""
+) -> BulletList:
     """``name (type)`` entries, each with its description; a name the page documents
     (``mentions``) is a link to it."""
     items = []
@@ -109,12 +118,12 @@ def entry_list(entries: Iterable[ParameterEntry], mentions: Mapping[str, Inline]
             described_at = entry.location and SourceLocation(
                 entry.location.path, entry.location.line + 1
             )
-            item += (Prose(entry.description, described_at),)
+            item += (Prose(entry.description, described_at, subject=subject),)
         items.append(item)
     return BulletList(tuple(items))
 
 
-def see_also_list(entries: Iterable[SeeAlsoEntry]) -> BulletList:
+def see_also_list(entries: Iterable[SeeAlsoEntry], subject: str = "") -> BulletList:
     """Each entry's names, then what they are for. A name that analysis found is a link
     where its object is documented and code elsewhere; one it did not find is a plain
     reference (a warning under ``nitpicky`` when it resolves to nothing: a typo)."""
@@ -126,7 +135,7 @@ def see_also_list(entries: Iterable[SeeAlsoEntry]) -> BulletList:
         )
         item: tuple[Block, ...] = (Paragraph(tuple(_inlines(joined(names, last=", ")))),)
         if entry.description:
-            item += (Prose(entry.description, entry.location),)
+            item += (Prose(entry.description, entry.location, subject=subject),)
         items.append(item)
     return BulletList(tuple(items))
 
@@ -136,22 +145,27 @@ def _inlines(parts: Iterable[Inline | str]) -> list[Inline]:
 
 
 def docstring_sections(
-    doc: Docstring, mentions: Mapping[str, Inline], entries: bool = True
+    doc: Docstring, mentions: Mapping[str, Inline], entries: bool = True, subject: str = ""
 ) -> list[tuple[str, tuple[Block, ...]]]:
     """The standard sections besides Notes, References and Examples, titled, in the order
     numpydoc shows them: the ``name : type`` lists (unless ``entries`` is False),
     Warnings and See Also."""
     sections: list[tuple[str, tuple[Block, ...]]] = []
     if entries:
-        sections += [(title, (entry_list(found, mentions),)) for title, found in doc.entry_sections]
+        sections += [
+            (title, (entry_list(found, mentions, subject),)) for title, found in doc.entry_sections
+        ]
     if doc.warnings is not None:
-        sections.append(("Warnings", (prose(doc.warnings.text, doc.warnings.location, mentions),)))
+        warned = prose(doc.warnings.text, doc.warnings.location, mentions, subject)
+        sections.append(("Warnings", (warned,)))
     if doc.see_also:
-        sections.append(("See Also", (see_also_list(doc.see_also),)))
+        sections.append(("See Also", (see_also_list(doc.see_also, subject),)))
     return sections
 
 
-def docstring_references(doc: Docstring, location: SourceLocation | None) -> tuple[Block, ...]:
+def docstring_references(
+    doc: Docstring, location: SourceLocation | None, subject: str = ""
+) -> tuple[Block, ...]:
     """Implementation helpers as links, then the literature as the author wrote it."""
     blocks: list[Block] = []
     implementation = doc.implementation_references
@@ -164,6 +178,8 @@ def docstring_references(doc: Docstring, location: SourceLocation | None) -> tup
     literature = doc.literature_references
     if literature:
         blocks.append(text("Literature:"))
-        cited = tuple((prose(ref.text, ref.location or location),) for ref in literature)
+        cited = tuple(
+            (prose(ref.text, ref.location or location, None, subject),) for ref in literature
+        )
         blocks.append(BulletList(cited))
     return tuple(blocks)

@@ -50,6 +50,10 @@ def parse_expression(source: object) -> tuple[str, ast.Expression]:
             return text, ast.parse(text, mode="eval")
         except (SyntaxError, ValueError) as error:
             raise Refusal(_why_not_an_expression(text, error)) from None
+        except (RecursionError, MemoryError):  # deeper than Python's parser can hold
+            raise Refusal(
+                f"expression nested too deeply (over {MAX_NESTING_DEPTH} levels)"
+            ) from None
 
 
 def _why_not_an_expression(text: str, error: SyntaxError | ValueError) -> str:

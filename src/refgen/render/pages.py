@@ -83,7 +83,8 @@ def category_page(
     """
     links: list[Cell] = [(text(DocLink(page_name(s.name), s.name)),) for s in scenarios]
     summaries: list[Cell] = [
-        (prose(s.docstring.summary, s.location),) if s.docstring.summary else () for s in scenarios
+        (prose(s.docstring.summary, s.location, None, s.qualname),) if s.docstring.summary else ()
+        for s in scenarios
     ]
     figures = [_headline_cell(s, headlines.get(s.qualname)) for s in scenarios]
     columns: list[tuple[str, list[Cell], tuple[str, ...]]] = [("Scenario", links, ())]
@@ -97,7 +98,8 @@ def category_page(
         ("refgen-category", *((FILTERABLE_CLASS,) if len(scenarios) > FILTER_ABOVE else ())),
         cell_classes=tuple(tuple(classes for _, _, classes in columns) for _ in scenarios),
     )
-    description = (prose(module.description, module.location),) if module.description else ()
+    described = prose(module.description, module.location, None, module.name)
+    description = (described,) if module.description else ()
     # Every class page, also of a class that could not be analysed (its page says why).
     toctree = TocTree(tuple(pages) or tuple(page_name(s.name) for s in scenarios), hidden=True)
     return Page(module.title, (*description, table, toctree), module.location)
@@ -122,7 +124,7 @@ def helpers_page(
     """A module of helper functions: each with its signature, equation and assumptions."""
     blocks: list[Block] = [PyObject("module", module.name, module.name)]
     if module.description:
-        blocks.append(prose(module.description, module.location))
+        blocks.append(prose(module.description, module.location, None, module.name))
     units = units or UnitSymbols()
     blocks += [helper_entry(helper, units) for helper in helpers]
     return Page(module.title, tuple(blocks), module.location, module.name)
@@ -150,19 +152,25 @@ def _steps(helper: HelperDoc, units: UnitSymbols) -> tuple[Block, ...]:
 def helper_entry(helper: HelperDoc, units: UnitSymbols) -> PyObject:
     doc = helper.docstring
     location = helper.location
-    body = opening_prose(doc.summary, doc.description, location, None, doc.description_location)
-    fields = [Field(title, (entry_list(found, {}),)) for title, found in doc.entry_sections]
+    subject = helper.qualname
+    body = opening_prose(
+        doc.summary, doc.description, location, None, doc.description_location, subject
+    )
+    fields = [
+        Field(title, (entry_list(found, {}, subject),)) for title, found in doc.entry_sections
+    ]
     if fields:
         body.append(FieldList(tuple(fields)))
     if doc.notes:
-        body += [Rubric("Notes"), *docstring_notes(doc, location, {})]
+        body += [Rubric("Notes"), *docstring_notes(doc, location, {}, subject)]
     body += _steps(helper, units)
-    for title, blocks in docstring_sections(doc, {}, entries=False):
+    for title, blocks in docstring_sections(doc, {}, entries=False, subject=subject):
         body += [Rubric(title), *blocks]
     if doc.references:
-        body += [Rubric("References"), *docstring_references(doc, location)]
+        body += [Rubric("References"), *docstring_references(doc, location, subject)]
     if doc.examples:
-        body += [Rubric("Examples"), Prose(doc.examples.text, doc.examples.location)]
+        example = Prose(doc.examples.text, doc.examples.location, subject=subject)
+        body += [Rubric("Examples"), example]
     module = helper.qualname.rpartition(".")[0]
     return PyObject(
         "function",
@@ -195,7 +203,7 @@ def registry_page(
     from the site's root), linked under the registry."""
     module, _, name = registry.qualname.rpartition(".")
     location = registry.location
-    intro = opening_prose(registry.title, registry.description, location)
+    intro = opening_prose(registry.title, registry.description, location, subject=registry.qualname)
     blocks: list[Block] = []
     if described:
         objtype = "class" if registry.kind == "class" else "data"
@@ -221,7 +229,12 @@ def registry_page(
             items = tuple((code(f"{key}={value}"),) for key, value in entry.inputs)
             fields.append(Field("Stated inputs", (BulletList(items),)))
         body: tuple[Block, ...] = (
-            prose(entry.description, entry.location),
+            prose(
+                entry.description,
+                entry.description_location or entry.location,
+                None,
+                f"{registry.qualname}.{entry.name}",
+            ),
             FieldList(tuple(fields)),
         )
         blocks.append(

@@ -115,6 +115,7 @@ def scenario_page(
                     scenario.location,
                     mentions,
                     doc.description_location,
+                    scenario.qualname,
                 )
             ),
             location=scenario.location,
@@ -129,13 +130,16 @@ def scenario_page(
     blocks += _registry_values(scenario, values, precision)
     blocks += sensitivity_section(sensitivities)
     if doc.notes:
-        blocks.append(Section("Notes", docstring_notes(doc, scenario.location, mentions)))
-    blocks += [Section(title, body) for title, body in docstring_sections(doc, mentions)]
+        notes = docstring_notes(doc, scenario.location, mentions, scenario.qualname)
+        blocks.append(Section("Notes", notes))
+    sections = docstring_sections(doc, mentions, subject=scenario.qualname)
+    blocks += [Section(title, body) for title, body in sections]
     if doc.references:
-        blocks.append(Section("References", docstring_references(doc, scenario.location)))
+        cited = docstring_references(doc, scenario.location, scenario.qualname)
+        blocks.append(Section("References", cited))
     if doc.examples:
         intro = _examples_intro(scenario)
-        example = Prose(doc.examples.text, doc.examples.location)
+        example = Prose(doc.examples.text, doc.examples.location, subject=scenario.qualname)
         blocks.append(Section("Examples", (*intro, example)))
     blocks += _data_flow(scenario)
     return Page(scenario.name, tuple(blocks), scenario.location, scenario.module)
@@ -240,12 +244,17 @@ def _name_cell(
 
 
 def _description_cell(
-    item: InputDoc | DerivedDoc, mentions: Mapping[str, Inline], documented: Container[str]
+    scenario: ScenarioDoc,
+    item: InputDoc | DerivedDoc,
+    mentions: Mapping[str, Inline],
+    documented: Container[str],
 ) -> Cell:
     inherited = _inherited(item.inherited_from, item.name)
     if item.inherited_from in documented:  # described once, on the base's page
         return inherited
-    return (prose(item.description, item.location, mentions), *inherited)
+    described_at = item.description_location or item.location
+    subject = f"{scenario.qualname}.{item.name}"
+    return (prose(item.description, described_at, mentions, subject), *inherited)
 
 
 def _inputs_table(
@@ -257,7 +266,7 @@ def _inputs_table(
             _name_cell(scenario, item, "attribute"),
             (code(item.annotation),),
             (code(item.default) if item.default is not None else text("required"),),
-            _description_cell(item, mentions, documented),
+            _description_cell(scenario, item, mentions, documented),
         )
         for item in scenario.inputs
     )
@@ -276,7 +285,7 @@ def _derived_table(
         (
             _name_cell(scenario, item, "property", item.return_annotation),
             equation_blocks(item.equation, units),
-            _description_cell(item, mentions, documented),
+            _description_cell(scenario, item, mentions, documented),
         )
         for item in scenario.derived
     )

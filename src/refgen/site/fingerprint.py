@@ -85,15 +85,22 @@ class Fingerprints:
         return Problem(WarningKind.REACH, message, SourceLocation(path, line), "")
 
 
+def file_store(folder: Path | None) -> IndexStore:
+    """What the last build learnt of each file, kept in ``folder`` (a doctree folder)."""
+    return IndexStore(folder / STORE if folder else None)
+
+
 class SiteIndex:
     """The reach graph of one project for one build: class outlines for planning, then
     each page's fingerprint. ``folder`` (a build's doctree folder) keeps what it learns
     of each file and class for the next build."""
 
-    def __init__(self, project: Project, folder: Path | None = None) -> None:
+    def __init__(
+        self, project: Project, folder: Path | None = None, store: IndexStore | None = None
+    ) -> None:
         self.project = project
         roots = project.package_roots()
-        self.store = IndexStore(folder / STORE if folder else None)
+        self.store = store or file_store(folder)
         self.reach = Reach(
             project.module_source,
             source_folders(roots),

@@ -10,6 +10,7 @@ done (:mod:`refgen.sphinx.examples`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -25,11 +26,12 @@ from sphinx.util.display import status_iterator
 from refgen import __version__
 from refgen.analysis import discovery
 from refgen.analysis.model import Problem, WarningKind
+from refgen.analysis.reach_files import too_deep
 from refgen.checks import CheckKind, run_checks
 from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.render import blocks
-from refgen.site.fingerprint import SiteIndex
+from refgen.site.fingerprint import SiteIndex, file_store
 from refgen.site.plan import PlannedPage, empty_reference, plan_pages
 from refgen.sphinx import (
     ahead,
@@ -78,14 +80,16 @@ def _generate_pages(app: Sphinx) -> None:
             stringify_func=progress_name,
         )
 
-    project = Project(settings_of(app.config), progress)
+    # What the last build learnt of each file and class is kept in the doctree folder:
+    # whether refgen can parse a module too, so a build with nothing changed parses nothing.
+    store = file_store(Path(app.doctreedir))
+    project = Project(settings_of(app.config), progress, functools.partial(too_deep, store))
     state = build_state(app.env)
     state.start_build(project, ahead.Prefetcher(project))
     memory.freeze_what_sphinx_loaded()
     loading_problems = project.load()
     memory.freeze_what_lives_on()  # the library and its registry
-    # What the last build learnt of each file and class is kept in the doctree folder.
-    site = SiteIndex(project, Path(app.doctreedir))
+    site = SiteIndex(project, Path(app.doctreedir), store)
     plan = plan_pages(project, site.helper_modules())
     pages = plan.pages
     state.class_texts = site.class_texts()

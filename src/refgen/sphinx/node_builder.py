@@ -18,7 +18,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.util import docname_join
-from sphinx.util.docutils import SphinxDirective
+from sphinx.util.docutils import SphinxDirective, switch_source_input
 from sphinx.util.nodes import make_id
 from sphinx.util.parsing import nested_parse_to_nodes
 
@@ -26,7 +26,7 @@ from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import serialize
 from refgen.sphinx.compact_tables import cell_at, live_cells, table_classes
-from refgen.sphinx.links import mark_docstring_links
+from refgen.sphinx.links import drop_reserved_labels, locate_targets, mark_docstring_links
 from refgen.sphinx.nodes import (
     COPY_CLASS,
     NOT_SEARCHED,
@@ -183,6 +183,7 @@ class NodeBuilder:
             if read is None:
                 return [refuse("is nested too deeply to read", item.location, None, source)]
             parsed = mark_docstring_links(read)
+            drop_reserved_labels(parsed, self.document, item.subject, item.location)
             disarm(parsed, self.env, item.location)
         if item.mentions:
             mentions = item.mentions
@@ -209,14 +210,19 @@ class NodeBuilder:
         paragraphs = plain_paragraphs(lines)
         if paragraphs is None:
             with guarded_directives():
-                return nested_parse_to_nodes(self.directive.state, lines)
+                read = nested_parse_to_nodes(self.directive.state, lines)
+            locate_targets(read, lines)
+            return read
         parsed: list[nodes.Node] = []
-        for written, line in paragraphs:
-            inline, messages = self.directive.parse_inline(written, lineno=line)
-            node = nodes.paragraph(written, "", *inline)
-            for element in node.findall(nodes.Element):  # its links and roles: at the docstring
-                element.source, element.line = path, line + 1
-            parsed += [node, *messages]
+        # Inline markup is reported at the paragraph's own line of ``lines`` (counted from
+        # 1), mapped to the Python file as the full parse maps it, not at the page's.
+        with switch_source_input(self.directive.state, lines):
+            for written, line in paragraphs:
+                inline, messages = self.directive.parse_inline(written, lineno=line - first + 1)
+                node = nodes.paragraph(written, "", *inline)
+                for element in node.findall(nodes.Element):  # links and roles: at the docstring
+                    element.source, element.line = path, line + 1
+                parsed += [node, *messages]
         return parsed
 
     # ------------------------------------------------------------------ structure

@@ -6,9 +6,12 @@ and reads the records it makes: milliseconds a test, so the cases can be many.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from refgen.analysis.model import WarningKind
+from refgen.analysis.source import SourceTooDeep, parse_source
 from refgen.testing import AnalysedModule, analyse_source
 
 BOXES = '''
@@ -144,3 +147,98 @@ def test_a_syntax_error_is_a_problem_at_its_line() -> None:
     (problem,) = analysed.problems
     assert problem.kind is WarningKind.IMPORT
     assert (problem.location.path, problem.location.line) == (analysed.path, 3)
+
+
+@pytest.mark.parametrize(
+    ("written", "line", "why"),
+    [
+        ("x = 1\n\ny = " + "(" * 1_000 + "1" + ")" * 1_000 + "\n", 3, "too many nested"),
+        ("x = " + " + ".join(["1"] * 4_000) + "\n", 1, "RecursionError"),
+        ("x = " + "-" * 7_000 + "1\n", 1, "MemoryError"),
+    ],
+    ids=["parentheses", "sum", "unary"],
+)
+def test_source_too_deep_for_pythons_parser_is_a_syntax_error_at_its_file(
+    written: str, line: int, why: str
+) -> None:
+    """Every parse of a user's file goes through parse_source: what Python's parser gives
+    up on is a SyntaxError at the file (the line Python names, else 1), never a
+    RecursionError or MemoryError raised inside refgen. At Python's default recursion
+    limit: importing jedi (IPython's, for the notebook tests) raises it for the process."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1_000)
+    try:
+        with pytest.raises(SourceTooDeep) as raised:
+            parse_source(written, "/project/deep.py")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert isinstance(raised.value, SyntaxError)
+    assert (raised.value.filename, raised.value.lineno) == ("/project/deep.py", line)
+    assert raised.value.msg.startswith("nested too deeply for Python to parse (")
+    assert why in raised.value.msg
+
+
+def test_each_description_is_located_at_its_first_line() -> None:
+    """Not at the attribute's line: its docstring (after an empty first line, too), a
+    property's and a lambda property's docstring, a pydantic ``Field(description=...)``
+    and a registry entry's docstring."""
+    analysed = analyse_source(
+        '''
+        """Gauges"""
+
+        from dataclasses import dataclass
+
+        from pydantic import BaseModel, Field
+
+
+        @dataclass(frozen=True)
+        class Gauge:
+            """A gauge."""
+
+            size: float = 2.0
+            """
+            The size, after an empty line.
+            """
+
+            @property
+            def doubled(self) -> float:
+                """Twice the size."""
+                return self.size * 2
+
+            halved = property(
+                lambda self: self.size / 2,
+                doc="Half the size.",
+            )
+
+
+        class Meter(BaseModel):
+            """A meter."""
+
+            reading: float = Field(
+                default=1.0,
+                description="The reading.",
+            )
+
+
+        class Registry:
+            """Named gauges."""
+
+            Small = Gauge()
+            """The small gauge."""
+        ''',
+        registry="Registry",
+    )
+    gauge, meter = analysed["Gauge"], analysed["Meter"]
+    [size], [reading] = gauge.inputs, meter.inputs
+    doubled, halved = gauge.derived
+    [small] = analysed.registry.entries if analysed.registry else []
+    for record, text in [
+        (size, "The size, after"),
+        (doubled, "Twice the size."),
+        (halved, "Half the size."),
+        (reading, "The reading."),
+        (small, "The small gauge."),
+    ]:
+        assert record.description_location is not None, record
+        assert record.description_location.path == analysed.path
+        assert record.description_location.line == analysed.line_of(text), record
