@@ -84,12 +84,14 @@ class Server:
         return len(STARTED.findall(output)), len(FINISHED.findall(output))
 
     def page(self, path: str) -> str | None:
-        """The served page at ``path``; None until it is served."""
+        """The served page at ``path``; None until it is served whole (Sphinx writes a
+        page in place, so a poll during a rebuild can catch it empty or half written)."""
         try:
             with OPENER.open(f"{self.url}/{path}", timeout=10) as response:
-                return response.read().decode("utf-8")
+                html = response.read().decode("utf-8")
         except (urllib.error.URLError, OSError):  # not served yet, or not listening yet
             return None
+        return html if "</html>" in html else None
 
     def wait_for(self, what: str, found: Callable[[], bool], timeout: float) -> float:
         """Poll ``found`` until it holds; the seconds that took."""
