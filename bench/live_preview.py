@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import os
 import re
 import signal
@@ -129,8 +130,8 @@ def fetch(url: str) -> bytes | None:
     try:
         with OPENER.open(url, timeout=10) as response:
             return response.read()
-    except (urllib.error.URLError, OSError):
-        return None
+    except (urllib.error.URLError, OSError, http.client.HTTPException):
+        return None  # not served yet, or cut short while the file was being written
 
 
 class Server:

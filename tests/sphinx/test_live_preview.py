@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import http.client
 import os
 import re
 import shlex
@@ -89,7 +90,8 @@ class Server:
         try:
             with OPENER.open(f"{self.url}/{path}", timeout=10) as response:
                 html = response.read().decode("utf-8")
-        except (urllib.error.URLError, OSError):  # not served yet, or not listening yet
+        except (urllib.error.URLError, OSError, http.client.HTTPException):
+            # not served yet, not listening yet, or cut short while the file is written
             return None
         return html if "</html>" in html else None
 
