@@ -231,5 +231,6 @@ def _own_bundle(obj: object) -> Any:
     """What the formatter gives ``obj`` without refgen: its ``_repr_mimebundle_``, if any."""
     from IPython.utils.dir2 import get_real_method
 
-    method = get_real_method(obj, BUNDLE)  # type: ignore[no-untyped-call]
+    # Typed from IPython 9 on, untyped before: the ignore must hold for both.
+    method = get_real_method(obj, BUNDLE)  # type: ignore[no-untyped-call, unused-ignore]
     return method(include=None, exclude=None) if method is not None else None
