@@ -54,6 +54,10 @@ SLOW = frozenset(
         "test_highlighting.py::test_a_standard_module_highlights_the_same_in_pieces",
         # Twenty cases, each importing a package with a pint registry of its own.
         "test_sweeps.py::test_bad_requests_are_refused_with_a_reason",
+        # Starts a Jupyter kernel (a process, through nbclient) and runs three cells.
+        "test_notebook.py::test_a_notebook_executed_by_a_kernel_shows_the_page",
+        # Each example writes a class and analyses its equation.
+        "test_fuzz_parsers.py::test_an_equation_is_the_expression_the_property_returns",
     }
 )
 """Tests that take seconds without building or starting a process, by ``file::name``
