@@ -62,8 +62,8 @@ class NodeBuilder:
         if page.module:
             self.env.ref_context["py:module"] = page.module
         section = self._section(page.title, page.blocks)
-        locate_references([section], page.location)
-        belong_to(section, self.document, page.location)
+        locate_nodes([section], page.location, PLACED)
+        belong_to(section, self.document)
         return [section]
 
     def blocks(self, items: Iterable[b.Block]) -> list[nodes.Node]:
@@ -280,7 +280,7 @@ class NodeBuilder:
             built = self._domain_directive(item)
         page = self.page_location
         if item.location is not None and page is not None and item.location.path == page.path:
-            locate_references(built, item.location)  # an entry of this file: at its own line
+            locate_nodes(built, item.location)  # an entry of this file: at its own line
         return built
 
     def _domain_directive(self, item: b.PyObject) -> list[nodes.Node]:
@@ -379,35 +379,37 @@ class NodeBuilder:
         return addnodes.index(entries=[entry])
 
 
-_PLACED = (nodes.title, nodes.image, nodes.topic)
-"""Nodes Sphinx gives a source when they have none (``ApplySourceWorkaround``), logging a
-rendering of each at debug level whether or not it is shown."""
+PLACED = (addnodes.pending_xref, nodes.title, nodes.image, nodes.topic)
+"""What a page locates: its links, and the nodes Sphinx gives a source when they have none
+(``ApplySourceWorkaround``, which logs a rendering of each at debug level whether or not
+it is shown: 1.5 % of a clean build)."""
 
 
-def belong_to(root: nodes.Element, document: nodes.document, location: SourceLocation) -> None:
-    """Tell every node under ``root`` its document, as the parser's nodes know theirs, and
-    give titles, images and topics without a source the page's file and line.
+def belong_to(root: nodes.Element, document: nodes.document) -> None:
+    """Tell every node under ``root`` its document, as the parser's nodes know theirs.
 
     A node that does not know its document asks its parent, up to the root, each time a
     child is added or replaced; the read transforms replace every text node they change
-    (smart quotes). On refgen's pages that walk took 3 % of a clean build, and Sphinx's
-    debug renderings of the nodes it placed 1.5 %.
+    (smart quotes). On refgen's pages that walk took 3 % of a clean build.
     """
     for node in root.findall():
         node.document = document
-        if isinstance(node, _PLACED) and node.source is None:
-            node.source, node.line = location.path, location.line
 
 
-def locate_references(roots: Iterable[nodes.Node], location: SourceLocation) -> None:
-    """Give the links refgen made the page's Python file and line.
+def locate_nodes(
+    roots: Iterable[nodes.Node],
+    location: SourceLocation,
+    kinds: tuple[type[nodes.Node], ...] = (addnodes.pending_xref,),
+) -> None:
+    """Give the nodes of ``kinds`` refgen made (its links, by default) the page's Python
+    file and line.
 
     A link that cannot be resolved is reported (under ``nitpicky``) there: at the
-    class whose page shows it. Links in parsed prose keep their own lines.
+    class whose page shows it. Nodes of parsed prose keep their own lines.
     """
     for root in roots:
         if not isinstance(root, nodes.Element):
             continue
-        for node in root.findall(addnodes.pending_xref):
+        for node in root.findall(lambda found: isinstance(found, kinds)):
             if node.source is None:
                 node.source, node.line = location.path, location.line

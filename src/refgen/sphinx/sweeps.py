@@ -42,7 +42,7 @@ from refgen.evaluate.sweeps import Sweep
 from refgen.project import Project
 from refgen.render.blocks import text
 from refgen.render.sweeps import sweep_blocks
-from refgen.sphinx.node_builder import NodeBuilder, locate_references
+from refgen.sphinx.node_builder import NodeBuilder, locate_nodes
 from refgen.sphinx.records import note_sweep
 from refgen.sphinx.reporting import warn
 from refgen.sphinx.state import project_of
@@ -115,7 +115,7 @@ class SweepDirective(SphinxDirective):
         except Exception as failure:
             return self._refused(request, f"cannot draw it: {describe_error(failure)}")
         shown = NodeBuilder(self).blocks(built)
-        locate_references(
+        locate_nodes(
             shown, SourceLocation(self.env.doc2path(self.env.docname).as_posix(), self.lineno)
         )
         container = nodes.container("", *shown, classes=["refgen-sweep"])
