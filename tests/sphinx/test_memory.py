@@ -126,12 +126,42 @@ def test_each_written_doctree_is_freed_without_the_collector(tmp_path: Path) -> 
     assert gc.get_freeze_count() == 0  # collecting as usual after the build
 
 
+def test_each_written_doctree_is_freed_without_the_collector_though_frozen_often(
+    tmp_path: Path,
+) -> None:
+    """A freeze after every other page written freezes the page about to be written: taken
+    apart with the next page, reference counting still frees it."""
+    freeze_often = "import refgen.sphinx.memory\nrefgen.sphinx.memory.PAGES_BETWEEN_FREEZES = 2"
+    watcher = doctree_watcher("doctree-resolved", "write-started", "build-finished", freeze_often)
+    frozen_while_writing = """
+_frozen = []
+def _count_freezes(app, doctree, docname):
+    _frozen.append(gc.get_freeze_count())
+def _report_freezes(app, exception):
+    Path(app.outdir, "frozen-while-writing.json").write_text(json.dumps(_frozen))
+_setup = setup
+def setup(app):
+    _setup(app)
+    app.connect("doctree-resolved", _count_freezes, priority=950)
+    app.connect("build-finished", _report_freezes, priority=0)
+"""
+    project = shapes_project(tmp_path, watcher + frozen_while_writing)
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    report = json.loads((result.outdir / "doctrees-alive.json").read_text())
+    assert report["seen"] >= 6
+    assert report["alive"] <= 1
+    frozen = json.loads((result.outdir / "frozen-while-writing.json").read_text())
+    assert len(set(frozen)) >= 3  # the freeze count grew while pages were written
+    assert gc.get_freeze_count() == 0
+
+
 def test_each_page_read_is_freed_without_the_collector_though_frozen_often(
     tmp_path: Path,
 ) -> None:
     """With the collector off from the start and a freeze after every other page."""
     freeze_often = (
-        "import refgen.sphinx.memory\nrefgen.sphinx.memory.PAGES_READ_BETWEEN_FREEZES = 2"
+        "import refgen.sphinx.memory\nrefgen.sphinx.memory.PAGES_BETWEEN_FREEZES = 2"
     )
     watcher = doctree_watcher("doctree-read", "builder-inited", "env-updated", freeze_often)
     project = shapes_project(tmp_path, watcher)

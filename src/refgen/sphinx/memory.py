@@ -10,9 +10,10 @@ was 15 s of a 68 s build (bench/RESULTS.md). Three things keep it short:
   skip it: Sphinx and its environment before the library is loaded, the
   library once it is loaded, the analysis once the pages are planned, what
   the pages read so far left in the environment (every
-  :data:`PAGES_READ_BETWEEN_FREEZES` pages, before the next one is read, when
-  no page is half read), and everything read when writing starts. Each
-  freeze follows a collection, so little garbage is frozen with it;
+  :data:`PAGES_BETWEEN_FREEZES` pages, before the next one is read, when
+  no page is half read), everything read when writing starts, and what
+  writing keeps (every :data:`PAGES_BETWEEN_FREEZES` pages written one at a
+  time). Each freeze follows a collection, so little garbage is frozen with it;
 - Sphinx's copy of each doctree read is let go once the page is stored on disk
   (Sphinx reads it back to write the page), and taken apart before the next
   page is read;
@@ -43,9 +44,10 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 
 from refgen.sphinx import private
 
-PAGES_READ_BETWEEN_FREEZES = 100
-"""On the 600-class bench library, freezing every 100 pages took the collector's time
-while pages are read from 5.6 to 1.4 s, with the same peak memory (bench/RESULTS.md)."""
+PAGES_BETWEEN_FREEZES = 25
+"""On the 600-class bench library, freezing every 100 pages read took the collector's time
+while pages are read from 5.6 to 1.4 s, with the same peak memory; every 25 pages, read
+or written, took it from 1.7 to 1.3 s, with 2 MB more at the peak (bench/RESULTS.md)."""
 
 
 @dataclass
@@ -54,6 +56,8 @@ class _BuildMemory:
     """The doctree of the page written last, to be taken apart once it is done with."""
     read: int = 0
     """Pages read (or about to be) since the build started."""
+    resolved: int = 0
+    """Pages resolved to be written one at a time since the build started."""
 
 
 _builds: weakref.WeakKeyDictionary[Sphinx, _BuildMemory] = weakref.WeakKeyDictionary()
@@ -131,7 +135,7 @@ def let_go_of_pages_read(app: Sphinx, env: object, docname: str) -> None:
     _forget_cached_doctrees(app, take_them_apart=True)
     memory = _memory(app)
     memory.read += 1
-    if memory.read % PAGES_READ_BETWEEN_FREEZES == 0:
+    if memory.read % PAGES_BETWEEN_FREEZES == 0:
         freeze_what_lives_on()
 
 
@@ -143,12 +147,15 @@ def freeze_what_was_read(app: Sphinx, builder: object) -> None:
 
 def take_apart_written_doctree(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """``doctree-resolved``, after every other handler: cut the cycles of the page
-    written before this one.
+    written before this one, and now and then freeze what writing keeps (the search
+    index's words, the pages' titles).
 
     Only for Sphinx's HTML builders writing one page at a time, which write
     each page as soon as it is resolved: writing in parallel, Sphinx resolves a
     batch of pages before it writes any of them, and another builder may do
-    the same.
+    the same. The page just resolved is frozen with the rest; it is taken apart
+    when the next is resolved, and reference counting frees a frozen node as
+    any other.
     """
     memory = _memory(app)
     if memory.written is not None and memory.written is not doctree:
@@ -157,6 +164,11 @@ def take_apart_written_doctree(app: Sphinx, doctree: nodes.document, docname: st
         app.builder, "parallel_ok", False
     )
     memory.written = doctree if writes_each_at_once else None
+    if not writes_each_at_once:
+        return
+    memory.resolved += 1
+    if memory.resolved % PAGES_BETWEEN_FREEZES == 0:
+        freeze_what_lives_on()
 
 
 def take_apart(doctree: nodes.document) -> None:
