@@ -10,6 +10,7 @@ author's text is never rewritten as markup.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 
@@ -106,9 +107,14 @@ _NOT_LINKED = (
 def mention_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     """Bare mentions of the names holding an underscore (``optimizer_moments`` is code;
     "weights" may be English)."""
-    bare = sorted((name for name in names if "_" in name), key=len, reverse=True)
-    if not bare:
-        return None
+    bare = tuple(sorted((name for name in names if "_" in name), key=len, reverse=True))
+    return _alternatives(bare) if bare else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _alternatives(bare: tuple[str, ...]) -> re.Pattern[str]:
+    """Compiled once per set of names: every description of a class mentions the same
+    names, more sets than ``re``'s own cache keeps (a tenth of node building)."""
     return re.compile("|".join(rf"(?<![\w.]){re.escape(name)}(?!\w)" for name in bare))
 
 
