@@ -140,6 +140,7 @@ class TableWriter:
             )
         )
         self.tags: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.cell_tags: dict[tuple[str, tuple[str, ...], tuple[str, ...], int], str] = {}
 
     def write(self) -> None:
         translator, layout = self.translator, self.layout
@@ -176,10 +177,12 @@ class TableWriter:
         spans = {"colspan": span} if span > 1 else {}
         live = self.live.get((number, index))
         if live is None:
-            attributes = {"classes": list(extra)}
+            self.body.append(self._cell_tag(tagname, extra, tuple(kinds), span))
         else:
             attributes = {"classes": [*live["classes"], *extra], "ids": list(live["ids"])}
-        self.body.append(self.translator.starttag(attributes, tagname, "", classes=kinds, **spans))
+            self.body.append(
+                self.translator.starttag(attributes, tagname, "", classes=kinds, **spans)
+            )
         if live is None:
             paragraphs = [block for block in cell if isinstance(block, b.Paragraph)]
             for paragraph in paragraphs:
@@ -241,6 +244,20 @@ class TableWriter:
         if not keyboard:
             translator.protect_literal_text -= 1
         self.body.append(f"</{tagname}>")
+
+    def _cell_tag(
+        self, tagname: str, extra: tuple[str, ...], kinds: tuple[str, ...], span: int
+    ) -> str:
+        """A data cell's start tag, made by the translator once per table for each of its
+        kinds of cell (most cells of a table share a handful)."""
+        key = (tagname, extra, kinds, span)
+        found = self.cell_tags.get(key)
+        if found is None:
+            spans = {"colspan": span} if span > 1 else {}
+            node = {"classes": list(extra)}
+            found = self.translator.starttag(node, tagname, "", classes=list(kinds), **spans)
+            self.cell_tags[key] = found
+        return found
 
     def _tag(self, tagname: str, classes: tuple[str, ...]) -> str:
         """A start tag with classes only, made by the translator once per table."""
