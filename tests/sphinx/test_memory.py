@@ -160,9 +160,7 @@ def test_each_page_read_is_freed_without_the_collector_though_frozen_often(
     tmp_path: Path,
 ) -> None:
     """With the collector off from the start and a freeze after every other page."""
-    freeze_often = (
-        "import refgen.sphinx.memory\nrefgen.sphinx.memory.PAGES_BETWEEN_FREEZES = 2"
-    )
+    freeze_often = "import refgen.sphinx.memory\nrefgen.sphinx.memory.PAGES_BETWEEN_FREEZES = 2"
     watcher = doctree_watcher("doctree-read", "builder-inited", "env-updated", freeze_often)
     project = shapes_project(tmp_path, watcher)
     result = project.build("html", "-W")
