@@ -43,6 +43,7 @@ from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
 
 from refgen.sphinx import private
+from refgen.sphinx.nodes import every_node
 
 PAGES_BETWEEN_FREEZES = 25
 """On the 600-class bench library, freezing every 100 pages read took the collector's time
@@ -181,10 +182,9 @@ def take_apart(doctree: nodes.document) -> None:
     it, itself garbage in a cycle) holds an empty object.
     """
     messages = [*doctree.parse_messages, *doctree.transform_messages]
-    for tree in (doctree, *messages):
-        for node in tree.findall():
-            node.parent = None
-            node.document = None  # type: ignore[assignment]
+    for node in every_node([doctree, *messages]):
+        node.parent = None
+        node.document = None  # type: ignore[assignment]
     vars(doctree).clear()
 
 

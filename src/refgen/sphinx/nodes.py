@@ -13,6 +13,7 @@ compact :class:`refgen_table` until :mod:`refgen.sphinx.compact_tables` expands 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any, assert_never
 
 from docutils import nodes
@@ -25,6 +26,19 @@ from refgen.render.markup import escape
 
 NOT_SEARCHED = "no-search"
 """Sphinx's class for content its search index skips: figures and diagrams, not prose."""
+
+
+def every_node(roots: Iterable[nodes.Node]) -> Iterator[nodes.Node]:
+    """Every node under ``roots``, the roots included, in no particular order.
+
+    ``Node.findall`` yields each node through one generator per level above it; on
+    refgen's pages, walked three times each, that was 1.5 % of a clean build.
+    """
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
 
 
 class refgen_markup(nodes.General, nodes.Element):
