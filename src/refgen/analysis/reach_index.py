@@ -212,19 +212,18 @@ def file_digest(data: bytes) -> str:
 # ---------------------------------------------------------------------- reading syntax
 
 
-def references(node: ast.AST) -> Iterator[str]:
-    """Every dotted name read in ``node``: ``helper``, ``module.helper``, ``a.b.c``."""
-    for child in ast.walk(node):
-        if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
-            yield child.id
-        elif isinstance(child, ast.Attribute):
-            parts = [child.attr]
-            value = child.value
-            while isinstance(value, ast.Attribute):
-                parts.append(value.attr)
-                value = value.value
-            if isinstance(value, ast.Name):
-                yield ".".join([value.id, *reversed(parts)])
+def _reference(child: ast.AST) -> str | None:
+    """The dotted name ``child`` reads, if it is a name or a chain of attributes on one."""
+    if isinstance(child, ast.Name):
+        return child.id if isinstance(child.ctx, ast.Load) else None
+    if not isinstance(child, ast.Attribute):
+        return None
+    parts = [child.attr]
+    value = child.value
+    while isinstance(value, ast.Attribute):
+        parts.append(value.attr)
+        value = value.value
+    return ".".join([value.id, *reversed(parts)]) if isinstance(value, ast.Name) else None
 
 
 BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -265,28 +264,40 @@ def _string(node: ast.AST | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def uses_in(node: ast.AST) -> tuple[Use, ...]:
-    """The calls and subscripts in ``node`` that may read something named by a string."""
-    found = []
+def read_in(node: ast.AST) -> tuple[tuple[str, ...], tuple[Use, ...]]:
+    """What ``node`` reads, in one walk of its syntax (every unit a page reaches is read
+    this way): every dotted name (``helper``, ``module.helper``, ``a.b.c``; sorted, once
+    each), and the calls and subscripts that may read something named by a string."""
+    names: set[str] = set()
+    found: list[Use] = []
     for child in ast.walk(node):
-        if isinstance(child, ast.Call):
-            function = dotted_name(child.func)
-            if function is None or function.rpartition(".")[2] not in USE_NAMES:
-                continue
-            arguments = child.args
-            if function.rpartition(".")[2] in ("getattr", "vars"):
-                subject = dotted_name(arguments[0]) if arguments else None
-                literal = _string(arguments[1]) if len(arguments) > 1 else None
-                found.append(Use(function, subject, literal, child.lineno))
-            else:
-                literal = _string(arguments[0]) if arguments else None
-                found.append(Use(function, None, literal, child.lineno))
+        if isinstance(child, ast.Name | ast.Attribute):
+            name = _reference(child)
+            if name is not None:
+                names.add(name)
+        elif isinstance(child, ast.Call):
+            use = _call_use(child)
+            if use is not None:
+                found.append(use)
         elif isinstance(child, ast.Subscript):
             subscripted = dotted_name(child.value)
             if subscripted is not None and subscripted.rpartition(".")[2] == "modules":
                 literal = _string(child.slice)
                 found.append(Use(subscripted, None, literal, child.lineno, subscript=True))
-    return tuple(found)
+    return tuple(sorted(names)), tuple(found)
+
+
+def _call_use(call: ast.Call) -> Use | None:
+    function = dotted_name(call.func)
+    if function is None or function.rpartition(".")[2] not in USE_NAMES:
+        return None
+    arguments = call.args
+    if function.rpartition(".")[2] in ("getattr", "vars"):
+        subject = dotted_name(arguments[0]) if arguments else None
+        literal = _string(arguments[1]) if len(arguments) > 1 else None
+        return Use(function, subject, literal, call.lineno)
+    literal = _string(arguments[0]) if arguments else None
+    return Use(function, None, literal, call.lineno)
 
 
 def node_facts(
@@ -300,17 +311,14 @@ def node_facts(
     so everything else about it, is unchanged."""
     if local == SNIPPET:  # the whole text: its imports bind for every later line
         whole = ast.If(test=ast.Constant(True), body=source.tree.body, orelse=[])
-        return NodeFacts(
-            unit_digest(path, 0, source.text),
-            tuple(sorted(set(references(source.tree)))),
-            imports_in(whole),
-            uses_in(source.tree),
-        )
+        names, uses = read_in(source.tree)
+        return NodeFacts(unit_digest(path, 0, source.text), names, imports_in(whole), uses)
     unit = unit_digest(path, local[0], definition_text(source, node))
     earlier = (previous or {}).get(local)
     if earlier is not None and earlier.unit == unit:
         return earlier
-    return NodeFacts(unit, tuple(sorted(set(references(node)))), imports_in(node), uses_in(node))
+    names, uses = read_in(node)
+    return NodeFacts(unit, names, imports_in(node), uses)
 
 
 def definition_text(source: ModuleSource, node: ast.AST) -> str:
