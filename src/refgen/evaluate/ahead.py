@@ -118,6 +118,16 @@ class AheadWorker(Generic[K, R]):
             return NOT_GIVEN
         return cast(R, result)  # what compute(key) returned, pickled and back
 
+    def has_given_all(self) -> bool:
+        """Whether every result not yet taken has been received (or never will be),
+        after receiving without waiting what the child has sent so far: a child whose
+        results nobody asks for for a while (the build writing pages) is not held back
+        by a full pipe."""
+        if os.getpid() != self._owner:
+            return True
+        self._receive_ready()
+        return self._done or all(key in self._results for key in self._expected)
+
     def _receive_ready(self) -> None:
         """Every result the child has sent so far, up to :data:`MOST_HELD` bytes: a full
         pipe would hold the child back until the build next asks for a result it has not

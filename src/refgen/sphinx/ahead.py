@@ -1,8 +1,8 @@
 """Computing ahead: class figures, class pages and lexed source, made while Sphinx reads.
 
 A clean build of a large library spends more than a tenth of its time on
-registry values and elasticities (bench/RESULTS.md). At
-``env-before-read-docs`` (``compute_ahead`` in :mod:`refgen.sphinx.extension`) the build's
+registry values and elasticities (bench/RESULTS.md). Once the pages to read are
+known (:mod:`refgen.sphinx.ahead_events`) the build's
 :class:`Prefetcher` forks a worker (:class:`~refgen.evaluate.ahead.AheadWorker`)
 that computes, in the order the pages will be read, each class's
 :class:`Figures`: its values, its elasticities and its page composed after
@@ -154,6 +154,14 @@ class Prefetcher:
         if figures.page is not None:
             self._pages[self._class_pages[scenario.qualname][0]] = figures.page
 
+    def lexing_left(self) -> bool:
+        """Whether a running worker has modules to lex whose pieces are not taken yet."""
+        return self.worker is not None and bool(self._lexing)
+
+    def has_given_all(self) -> bool:
+        """Whether the worker has sent everything it was asked for (or stopped)."""
+        return self.worker is None or self.worker.has_given_all()
+
     def take_lexed(self) -> LexedPieces:
         """Every piece the worker lexed, waiting for the jobs it has not finished."""
         lexed: LexedPieces = {}
@@ -176,6 +184,7 @@ class Prefetcher:
         if self.worker is not None:
             self.worker.close()
             self.worker = None
+        self._lexing = {}
 
 
 def shown_modules(pages: Iterable[PlannedPage]) -> list[str]:

@@ -35,6 +35,7 @@ from refgen.site.fingerprint import SiteIndex, file_store
 from refgen.site.plan import PlannedPage, empty_reference, plan_pages
 from refgen.sphinx import (
     ahead,
+    ahead_events,
     compact_tables,
     directives,
     examples,
@@ -56,7 +57,7 @@ from refgen.sphinx import (
     viewcode,
 )
 from refgen.sphinx.reporting import report
-from refgen.sphinx.state import build_state, merge_state, project_of, purge_page
+from refgen.sphinx.state import build_state, merge_state, purge_page
 from refgen.sphinx.stubs import write_stubs
 
 logger = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ def _generate_pages(app: Sphinx) -> None:
     site = SiteIndex(project, Path(app.doctreedir), store)
     plan = plan_pages(project, site.helper_modules())
     pages = plan.pages
+    ahead_events.start_when_planned(app, pages)
     state.class_texts = site.class_texts()
     empty = empty_reference(project, loading_problems)
     found = [*loading_problems, *plan.problems, *site.problems(), *([empty] if empty else [])]
@@ -132,7 +134,7 @@ def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
     together.
     """
     examples.run_queued_examples(app, env)
-    stop_computing_ahead(app, env)
+    ahead_events.stop_computing_ahead(app, env)
     viewcode.forget_modules_nothing_documents(env)
     write_again = [
         *incremental.pages_whose_surroundings_changed(app, env),
@@ -287,7 +289,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", purge_page)
     app.connect("env-merge-info", merge_state)
     app.connect("env-get-outdated", incremental.outdated_pages)
-    app.connect("env-before-read-docs", compute_ahead)
+    app.connect("env-before-read-docs", ahead_events.compute_ahead)
     app.connect("env-updated", after_reading)
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
@@ -309,7 +311,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
+    app.connect("doctree-resolved", ahead_events.store_lexed_when_given)
+    app.connect("html-collect-pages", ahead_events.store_lexed_source, priority=399)
     app.connect("html-collect-pages", highlighting.install, priority=400)
+    app.connect("build-finished", ahead_events.stop_at_the_end)
     app.connect("build-finished", highlighting.keep)
     app.connect("html-collect-pages", search_index.complete_search_index)
     app.connect("warn-missing-reference", nodes.quiet_optional_link)
@@ -334,42 +339,3 @@ def page_model_version() -> int:
     """
     source = Path(blocks.__file__).read_bytes()
     return int.from_bytes(hashlib.sha256(source).digest()[:4], "big")
-
-
-# ------------------------------------------------------------------ computing ahead
-
-
-def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """``env-before-read-docs``: start the worker on the class pages about to be read."""
-    # Parsed files are let go only now: ``env-get-outdated`` composes the pages whose
-    # fingerprint changed, and a class reached through its entries alone is analysed
-    # there for the first time (parsing the 600-class module again cost 0.25 s).
-    project_of(env).release_syntax_trees()
-    state = build_state(env)
-    if app.parallel > 1 or state.ahead is None:
-        return
-    planned = state.planned
-    pages = [planned[docname][0] for docname in docnames if docname in planned]
-    class_pages = {  # class -> its page and the stub Sphinx reads for it
-        page.argument: (page, env.doc2path(page.docname).as_posix())
-        for page in pages
-        if page.kind == "scenario"
-    }
-    shown = ahead.shown_modules(page for page, _ in planned.values())
-    lexing = highlighting.lexing_jobs(app, project_of(app.env), shown)
-    worker = state.ahead.start(class_pages, lexing)
-    if worker is not None:
-        logger.verbose(
-            "[refgen] figures of %d classes computed ahead in process %s",
-            len(worker.keys),
-            worker.pid,
-        )
-
-
-def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> None:
-    """Once every page is read: the worker has only the module texts it lexes left to give;
-    they are stored where highlighting finds an earlier build's pieces."""
-    ahead = build_state(env).ahead
-    if ahead is not None:
-        highlighting.store_lexed(app, ahead.take_lexed())
-        ahead.stop()

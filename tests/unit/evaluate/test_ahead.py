@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import pickle
 import signal
@@ -72,7 +73,7 @@ class Named:
 '''
 
 
-def write_boxes(root: Path) -> ScenarioProject:
+def write_boxes(root: Path, conf_extra: str = "") -> ScenarioProject:
     models = MODELS + "".join(CLASS.format(n=n, power=n % 3 + 1) for n in range(CLASSES))
     entries = "".join(
         f"    Small{n} = Box{n}(side=1.5)\n    Large{n} = Box{n}(side={n + 3}.0, count=5)\n"
@@ -84,6 +85,7 @@ def write_boxes(root: Path) -> ScenarioProject:
         {"models": models, "registry": REGISTRY.format(entries=entries)},
         registry="registry.Named",
         documented=["models"],
+        conf_extra=conf_extra,
     )
 
 
@@ -225,6 +227,80 @@ def test_the_worker_lexes_the_module_source_the_build_shows(
     assert [text for text in lexed_by_build if "class Box" in text]
     assert module_source(ahead.outdir) == module_source(alone.outdir)
     assert '<span class="nc">Box3</span>' in module_source(ahead.outdir)
+
+
+WORKER_WATCH = """
+import json
+from pathlib import Path
+from refgen.sphinx.state import build_state
+
+_seen = {}
+
+
+def _note(moment):
+    def note(app, *rest):
+        ahead = build_state(app.env).ahead
+        worker = ahead.worker if ahead is not None else None
+        _seen[moment] = None if worker is None else worker.pid
+        return []
+    return note
+
+
+def _report(app, exception):
+    Path(app.outdir, "worker-seen.json").write_text(json.dumps(_seen))
+
+
+def setup(app):
+    app.connect("env-before-read-docs", _note("before reading"), priority=0)
+    app.connect("env-updated", _note("after reading"), priority=900)
+    app.connect("html-collect-pages", _note("collecting pages"), priority=450)
+    app.connect("build-finished", _report, priority=0)
+"""
+
+
+def worker_seen(outdir: Path) -> dict[str, int | None]:
+    """The worker's process at each moment ``WORKER_WATCH`` notes (None: no worker)."""
+    return json.loads((outdir / "worker-seen.json").read_text())
+
+
+def test_a_clean_build_starts_the_worker_once_the_pages_are_planned(tmp_path: Path) -> None:
+    """Every page of a fresh environment is read: the worker is computing before Sphinx
+    names them. A build that reads some pages again starts it when they are named."""
+    project = write_boxes(tmp_path / "boxes", WORKER_WATCH)
+    clean = project.build("html", "-W", outdir=tmp_path / "out")
+    assert clean.returncode == 0, clean.stderr
+    assert worker_seen(clean.outdir)["before reading"] is not None
+
+    models = project.src / project.package / "models.py"
+    models.write_text(models.read_text().replace("Box number 4.", "Box number four."))
+    again = project.build("html", "-W", outdir=tmp_path / "out")
+    assert again.returncode == 0, again.stderr
+    assert worker_seen(again.outdir)["before reading"] is None  # not yet: started right after
+
+
+def test_the_worker_lexes_on_while_pages_are_written(tmp_path: Path) -> None:
+    """Once every page is read the worker, with modules left to lex, is not waited for:
+    it runs on, and is done with by the time viewcode collects its pages."""
+    project = write_boxes(tmp_path / "boxes", WORKER_WATCH)
+    clean = project.build("html", "-W", outdir=tmp_path / "out")
+    assert clean.returncode == 0, clean.stderr
+    seen = worker_seen(clean.outdir)
+    assert seen["after reading"] is not None
+    assert seen["collecting pages"] is None
+    assert '<span class="nc">Box3</span>' in module_source(clean.outdir)
+
+
+def test_a_worker_that_has_sent_everything_says_so_without_waiting(tmp_path: Path) -> None:
+    gate = tmp_path / "go"
+    worker = AheadWorker(functools.partial(fails_then_waits, str(gate)), [1, 2], PATIENCE)
+    try:
+        assert not worker.has_given_all()  # the child waits on the gate: this does not
+        gate.touch()
+        worker._process.join(timeout=PATIENCE)
+        assert worker.has_given_all()
+        assert worker.take(2) == 2
+    finally:
+        worker.close()
 
 
 PATIENCE = 60.0

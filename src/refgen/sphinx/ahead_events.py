@@ -1,0 +1,116 @@
+"""When the build computes ahead: the events that start the worker, take what it lexed and stop it.
+
+The worker (:class:`~refgen.sphinx.ahead.Prefetcher`) computes each class's figures
+in the order Sphinx reads the pages, then lexes the modules viewcode shows. The
+sooner it starts, the less the build waits for it:
+
+- a build with a fresh environment reads every page, in the order of their
+  names, so its worker starts as soon as the pages are planned
+  (:func:`start_when_planned`), while the build still fingerprints them and
+  writes their stubs; any other build starts it at ``env-before-read-docs``,
+  when Sphinx names the pages it reads (:func:`compute_ahead`);
+- once every page is read, a worker with modules left to lex goes on while the
+  pages are written; what it lexed is stored as soon as it has sent it all
+  (:func:`store_lexed_when_given`, without waiting), or when viewcode needs it
+  (:func:`store_lexed_source`, waiting). On the deep bench shape the build waited
+  for the lexing half a second at ``env-updated`` (bench/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+from refgen.site.plan import PlannedPage
+from refgen.sphinx import ahead, highlighting
+from refgen.sphinx.state import build_state, project_of
+
+logger = logging.getLogger(__name__)
+
+
+def start_when_planned(app: Sphinx, pages: Sequence[PlannedPage]) -> None:
+    """``builder-inited``, once the pages are planned: in a fresh environment Sphinx will
+    read every page, in the order of their names; start the worker on them now."""
+    if app.env.all_docs:
+        return  # Sphinx decides at env-get-outdated which pages it reads again
+    in_reading_order = sorted(pages, key=lambda page: page.docname)
+    _start(app, in_reading_order, pages)
+
+
+def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """``env-before-read-docs``: start the worker on the class pages about to be read,
+    unless it started when the pages were planned."""
+    # Parsed files are let go only now: ``env-get-outdated`` composes the pages whose
+    # fingerprint changed, and a class reached through its entries alone is analysed
+    # there for the first time (parsing the 600-class module again cost 0.25 s).
+    project_of(env).release_syntax_trees()
+    state = build_state(env)
+    if state.ahead is None or state.ahead.worker is not None:
+        return
+    planned = state.planned
+    read = [planned[docname][0] for docname in docnames if docname in planned]
+    _start(app, read, [page for page, _fingerprint in planned.values()])
+
+
+def _start(app: Sphinx, read: Sequence[PlannedPage], planned: Sequence[PlannedPage]) -> None:
+    """The worker on the class pages of ``read``, in that order, then on the modules the
+    pages of ``planned`` document."""
+    env = app.env
+    prefetcher = build_state(env).ahead
+    if app.parallel > 1 or prefetcher is None:
+        return  # Sphinx's readers use the other cores
+    class_pages = {  # class -> its page and the stub Sphinx reads for it
+        page.argument: (page, env.doc2path(page.docname).as_posix())
+        for page in read
+        if page.kind == "scenario"
+    }
+    lexing = highlighting.lexing_jobs(app, project_of(env), ahead.shown_modules(planned))
+    worker = prefetcher.start(class_pages, lexing)
+    if worker is not None:
+        logger.verbose(
+            "[refgen] figures of %d classes computed ahead in process %s",
+            len(worker.keys),
+            worker.pid,
+        )
+
+
+def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> None:
+    """Once every page is read: a worker with no module left to lex stops; one with
+    modules left goes on while the pages are written."""
+    prefetcher = build_state(env).ahead
+    if prefetcher is not None and not prefetcher.lexing_left():
+        prefetcher.stop()
+
+
+def store_lexed_when_given(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved``: once the worker has sent every module it lexed, store them
+    where highlighting finds them, and stop it; it is not waited for."""
+    prefetcher = build_state(app.env).ahead
+    if prefetcher is not None and prefetcher.lexing_left() and prefetcher.has_given_all():
+        _store_and_stop(app, prefetcher)
+
+
+def store_lexed_source(app: Sphinx) -> list[tuple[str, dict[str, object], str]]:
+    """``html-collect-pages``, before highlighting installs the pieces: the worker's last
+    modules, waited for. No page of its own."""
+    prefetcher = build_state(app.env).ahead
+    if prefetcher is not None and prefetcher.lexing_left():
+        _store_and_stop(app, prefetcher)
+    return []
+
+
+def stop_at_the_end(app: Sphinx, exception: BaseException | None) -> None:
+    """``build-finished``: a worker still running (a builder that collects no HTML pages,
+    a build that failed) stops."""
+    prefetcher = build_state(app.env).ahead
+    if prefetcher is not None:
+        prefetcher.stop()
+
+
+def _store_and_stop(app: Sphinx, prefetcher: ahead.Prefetcher) -> None:
+    highlighting.store_lexed(app, prefetcher.take_lexed())
+    prefetcher.stop()
