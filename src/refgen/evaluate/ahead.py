@@ -30,6 +30,7 @@ another process, such as a parallel Sphinx reader.
 from __future__ import annotations
 
 import atexit
+import gc
 import multiprocessing
 import os
 import pickle
@@ -165,7 +166,12 @@ class AheadWorker(Generic[K, R]):
 
 
 def _compute_all(compute: Callable[[K], R], keys: list[K], sender: Connection) -> None:
-    """The child: each key's result, pickled and sent as soon as it is computed."""
+    """The child: each key's result, pickled and sent as soon as it is computed.
+
+    What the build made before the fork (the library, its analysis, syntax trees the
+    build lets go of later) lives as long as the child: frozen, the collector never
+    walks it, nor copies the pages it sits on by touching them."""
+    gc.freeze()
     for key in keys:
         try:
             payload: bytes | None = pickle.dumps(compute(key), pickle.HIGHEST_PROTOCOL)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import pickle
@@ -304,6 +305,22 @@ def test_a_worker_that_has_sent_everything_says_so_without_waiting(tmp_path: Pat
 
 
 PATIENCE = 60.0
+
+
+def objects_frozen(key: int) -> int:
+    return gc.get_freeze_count()
+
+
+def test_the_child_leaves_what_the_build_made_to_the_collector_frozen() -> None:
+    """Inherited objects (syntax trees the build lets go of later, the analysis) are never
+    walked by the child's collections: on the deep bench shape the build waited a second
+    for a child that walked them."""
+    made_by_the_build = [[n] for n in range(1000)]
+    worker = AheadWorker(objects_frozen, [1], PATIENCE)
+    try:
+        assert worker.take(1) >= len(made_by_the_build)
+    finally:
+        worker.close()
 
 
 def square(number: int) -> int:
