@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from docutils import nodes
 from docutils.core import publish_doctree
 from docutils.statemachine import StringList
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs
+from refgen.sphinx.prose import is_verbatim, link_mentions, mention_finder, plain_paragraphs
 
 
 def lines(*text: str) -> StringList:
@@ -96,3 +98,33 @@ def test_mentions_inside_code_and_links_are_left_alone() -> None:
     )
     link_mentions([document], {"step_time": 1}, _link)
     assert [ref.get("refid") for ref in document.findall(nodes.reference)] == [None]
+
+
+identifier = st.from_regex(r"[a-zß][a-z0-9ß]*_[a-z0-9_ß]*", fullmatch=True)
+
+
+@given(
+    st.lists(identifier, min_size=1, max_size=4),
+    st.lists(st.one_of(identifier, st.sampled_from([" ", ".", "x", "_", "1", "é", "-"]))),
+)
+def test_names_are_found_word_by_word_as_one_pattern_of_them_would(
+    names: list[str], pieces: list[str]
+) -> None:
+    """The word-by-word lookup of Python names finds the mentions the alternatives of the
+    names, longest first, find: whole words, never after a dot."""
+    text = "".join(pieces)
+    longest_first = sorted(set(names), key=len, reverse=True)
+    one_pattern = re.compile(
+        "|".join(rf"(?<![\w.]){re.escape(name)}(?!\w)" for name in longest_first)
+    )
+    find = mention_finder(names)
+    assert find is not None
+    found = [(match.start(), match.group()) for match in find(text)]
+    assert found == [(match.start(), match.group()) for match in one_pattern.finditer(text)]
+
+
+def test_names_of_other_characters_are_found_as_written() -> None:
+    find = mention_finder(["rate.per_s", "plain"])
+    assert find is not None
+    assert [match.group() for match in find("at rate.per_s, not x.rate.per_s")] == ["rate.per_s"]
+    assert mention_finder(["plain", "words"]) is None

@@ -10,7 +10,6 @@ author's text is never rewritten as markup.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 
@@ -104,18 +103,29 @@ _NOT_LINKED = (
 )
 
 
-def mention_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
-    """Bare mentions of the names holding an underscore (``optimizer_moments`` is code;
-    "weights" may be English)."""
-    bare = tuple(sorted((name for name in names if "_" in name), key=len, reverse=True))
-    return _alternatives(bare) if bare else None
+_WORD = re.compile(r"(?<![\w.])\w+(?!\w)")
+"""A whole word, not after a dot (``self.weights_total`` is an attribute of something else)."""
+
+Finder = Callable[[str], list[re.Match[str]]]
 
 
-@functools.lru_cache(maxsize=4096)
-def _alternatives(bare: tuple[str, ...]) -> re.Pattern[str]:
-    """Compiled once per set of names: every description of a class mentions the same
-    names, more sets than ``re``'s own cache keeps (a tenth of node building)."""
-    return re.compile("|".join(rf"(?<![\w.]){re.escape(name)}(?!\w)" for name in bare))
+def mention_finder(names: Iterable[str]) -> Finder | None:
+    """What finds the bare mentions of the names holding an underscore
+    (``optimizer_moments`` is code; "weights" may be English), as whole words not after
+    a dot; None when no name holds one.
+
+    Names made of word characters only (every Python name) are looked up word by word:
+    one pattern of alternatives per page cost a compilation each (a tenth of node
+    building on the deep bench shape).
+    """
+    bare = {name for name in names if "_" in name}
+    if not bare:
+        return None
+    if all(_WORD.fullmatch(name) for name in bare):
+        return lambda text: [match for match in _WORD.finditer(text) if match.group() in bare]
+    longest_first = sorted(bare, key=len, reverse=True)
+    pattern = re.compile("|".join(rf"(?<![\w.]){re.escape(name)}(?!\w)" for name in longest_first))
+    return lambda text: list(pattern.finditer(text))
 
 
 def _linked(node: nodes.Node) -> bool:
@@ -136,21 +146,22 @@ def link_mentions(
     when it holds an underscore. Text already inside code, a link or a title is
     left alone.
     """
-    pattern = mention_pattern(names)
+    find = mention_finder(names)
     for root in roots:
         if not isinstance(root, nodes.Element):
             continue
         for literal in list(root.findall(nodes.literal)):
             if literal.astext() in names and not _linked(literal):
                 literal.replace_self(link(literal.astext()))
-        if pattern is None:
+        if find is None:
             continue
         for text in list(root.findall(nodes.Text)):
-            if _linked(text) or not pattern.search(text):
+            found = find(text)
+            if not found or _linked(text):
                 continue
             pieces: list[nodes.Node] = []
             position = 0
-            for match in pattern.finditer(text):
+            for match in found:
                 if match.start() > position:
                     pieces.append(nodes.Text(text[position : match.start()]))
                 pieces.append(link(match.group(0)))
