@@ -310,7 +310,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)
     app.connect("build-finished", memory.forget_build)
     app.connect("viewcode-find-source", viewcode.find_source)
-    # viewcode collects its pages at priority 500: its modules are highlighted in pieces.
+    # viewcode collects its pages at priority 500: its modules are highlighted in pieces,
+    # which the worker lexed while the pages were written.
     app.connect("doctree-resolved", ahead_events.store_lexed_when_given)
     app.connect("html-collect-pages", ahead_events.store_lexed_source, priority=399)
     app.connect("html-collect-pages", highlighting.install, priority=400)
