@@ -14,11 +14,17 @@ sooner it starts, the less the build waits for it:
   (:func:`store_lexed_when_given`, without waiting), or when viewcode needs it
   (:func:`store_lexed_source`, waiting). On the deep bench shape the build waited
   for the lexing half a second at ``env-updated`` (bench/RESULTS.md).
+
+A worker started while planning stops with the build (``build-finished``), or when
+planning fails (:func:`stopped_on_failure`). An application made but never built
+keeps it until the process exits, as it keeps the collector's freezes
+(:mod:`refgen.sphinx.memory`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -39,6 +45,19 @@ def start_when_planned(app: Sphinx, pages: Sequence[PlannedPage]) -> None:
         return  # Sphinx decides at env-get-outdated which pages it reads again
     in_reading_order = sorted(pages, key=lambda page: page.docname)
     _start(app, in_reading_order, pages)
+
+
+@contextmanager
+def stopped_on_failure(app: Sphinx) -> Iterator[None]:
+    """Stop a worker started while the pages were planned if planning then fails: Sphinx
+    emits no ``build-finished`` for a build that fails in ``builder-inited``."""
+    try:
+        yield
+    except BaseException:
+        prefetcher = build_state(app.env).ahead
+        if prefetcher is not None:
+            prefetcher.stop()
+        raise
 
 
 def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:

@@ -66,7 +66,7 @@ T = TypeVar("T")
 
 def generate_pages(app: Sphinx) -> None:
     """Load the Project, report its problems and write the page stubs."""
-    with memory.thawed_on_failure():
+    with memory.thawed_on_failure(), ahead_events.stopped_on_failure(app):
         _generate_pages(app)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import gc
 import json
+import multiprocessing
 import os
 import pickle
 import signal
@@ -277,6 +278,18 @@ def test_a_clean_build_starts_the_worker_once_the_pages_are_planned(tmp_path: Pa
     again = project.build("html", "-W", outdir=tmp_path / "out")
     assert again.returncode == 0, again.stderr
     assert worker_seen(again.outdir)["before reading"] is None  # not yet: started right after
+
+
+def test_a_build_that_fails_while_planning_leaves_no_worker_running(tmp_path: Path) -> None:
+    """The worker starts while the pages are planned; a stub that would overwrite a page
+    the author wrote then stops the build, and the worker with it."""
+    project = write_boxes(tmp_path / "boxes")
+    written = project.docs / "reference" / "ahead.models" / "Box3.rst"
+    written.parent.mkdir(parents=True)
+    written.write_text("Box 3\n=====\n\nWritten by hand.\n")
+    failed = project.build("html", outdir=tmp_path / "out")
+    assert failed.returncode != 0
+    assert multiprocessing.active_children() == []
 
 
 def test_the_worker_lexes_on_while_pages_are_written(tmp_path: Path) -> None:
