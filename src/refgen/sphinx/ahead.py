@@ -1,8 +1,8 @@
 """Computing ahead: class figures, class pages and lexed source, made while Sphinx reads.
 
 A clean build of a large library spends more than a tenth of its time on
-registry values and elasticities (bench/RESULTS.md). Once the pages to read are
-known (:mod:`refgen.sphinx.ahead_events`) the build's
+registry values and elasticities (bench/RESULTS.md). At
+``env-before-read-docs`` (:mod:`refgen.sphinx.ahead_events`) the build's
 :class:`Prefetcher` forks a worker (:class:`~refgen.evaluate.ahead.AheadWorker`)
 that computes, in the order the pages will be read, each class's
 :class:`Figures`: its values, its elasticities and its page composed after

@@ -1,30 +1,23 @@
 """When the build computes ahead: the events that start the worker, take what it lexed and stop it.
 
 The worker (:class:`~refgen.sphinx.ahead.Prefetcher`) computes each class's figures
-in the order Sphinx reads the pages, then lexes the modules viewcode shows. The
-sooner it starts, the less the build waits for it:
+in the order Sphinx reads the pages, then lexes the modules viewcode shows. It starts
+at ``env-before-read-docs``, when Sphinx names the pages it reads
+(:func:`compute_ahead`). Once every page is read, a worker with modules left to lex
+goes on while the pages are written; what it lexed is stored as soon as it has sent
+it all (:func:`store_lexed_when_given`, without waiting), or when viewcode needs it
+(:func:`store_lexed_source`, waiting). On the deep bench shape the build waited for
+the lexing half a second at ``env-updated``; the worker living on adds 8 MB to the
+summed memory of the build's processes (bench/RESULTS.md).
 
-- a build with a fresh environment reads every page, in the order of their
-  names, so its worker starts as soon as the pages are planned
-  (:func:`start_when_planned`), while the build still fingerprints them and
-  writes their stubs; any other build starts it at ``env-before-read-docs``,
-  when Sphinx names the pages it reads (:func:`compute_ahead`);
-- once every page is read, a worker with modules left to lex goes on while the
-  pages are written; what it lexed is stored as soon as it has sent it all
-  (:func:`store_lexed_when_given`, without waiting), or when viewcode needs it
-  (:func:`store_lexed_source`, waiting). On the deep bench shape the build waited
-  for the lexing half a second at ``env-updated`` (bench/RESULTS.md).
-
-A worker started while planning stops with the build (``build-finished``), or when
-planning fails (:func:`stopped_on_failure`). An application made but never built
-keeps it until the process exits, as it keeps the collector's freezes
-(:mod:`refgen.sphinx.memory`).
+Starting the worker as soon as the pages are planned (every page of a fresh
+environment is read) was tried: the worker then holds the syntax trees the build
+lets go of before reading, 53 MB more, for a third of a second.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -38,37 +31,14 @@ from refgen.sphinx.state import build_state, project_of
 logger = logging.getLogger(__name__)
 
 
-def start_when_planned(app: Sphinx, pages: Sequence[PlannedPage]) -> None:
-    """``builder-inited``, once the pages are planned: in a fresh environment Sphinx will
-    read every page, in the order of their names; start the worker on them now."""
-    if app.env.all_docs:
-        return  # Sphinx decides at env-get-outdated which pages it reads again
-    in_reading_order = sorted(pages, key=lambda page: page.docname)
-    _start(app, in_reading_order, pages)
-
-
-@contextmanager
-def stopped_on_failure(app: Sphinx) -> Iterator[None]:
-    """Stop a worker started while the pages were planned if planning then fails: Sphinx
-    emits no ``build-finished`` for a build that fails in ``builder-inited``."""
-    try:
-        yield
-    except BaseException:
-        prefetcher = build_state(app.env).ahead
-        if prefetcher is not None:
-            prefetcher.stop()
-        raise
-
-
 def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """``env-before-read-docs``: start the worker on the class pages about to be read,
-    unless it started when the pages were planned."""
+    """``env-before-read-docs``: start the worker on the class pages about to be read."""
     # Parsed files are let go only now: ``env-get-outdated`` composes the pages whose
     # fingerprint changed, and a class reached through its entries alone is analysed
     # there for the first time (parsing the 600-class module again cost 0.25 s).
     project_of(env).release_syntax_trees()
     state = build_state(env)
-    if state.ahead is None or state.ahead.worker is not None:
+    if state.ahead is None:
         return
     planned = state.planned
     read = [planned[docname][0] for docname in docnames if docname in planned]

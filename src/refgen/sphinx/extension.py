@@ -66,7 +66,7 @@ T = TypeVar("T")
 
 def generate_pages(app: Sphinx) -> None:
     """Load the Project, report its problems and write the page stubs."""
-    with memory.thawed_on_failure(), ahead_events.stopped_on_failure(app):
+    with memory.thawed_on_failure():
         _generate_pages(app)
 
 
@@ -93,7 +93,6 @@ def _generate_pages(app: Sphinx) -> None:
     site = SiteIndex(project, Path(app.doctreedir), store)
     plan = plan_pages(project, site.helper_modules())
     pages = plan.pages
-    ahead_events.start_when_planned(app, pages)
     state.class_texts = site.class_texts()
     empty = empty_reference(project, loading_problems)
     found = [*loading_problems, *plan.problems, *site.problems(), *([empty] if empty else [])]

@@ -253,7 +253,6 @@ def _report(app, exception):
 
 
 def setup(app):
-    app.connect("env-before-read-docs", _note("before reading"), priority=0)
     app.connect("env-updated", _note("after reading"), priority=900)
     app.connect("html-collect-pages", _note("collecting pages"), priority=450)
     app.connect("build-finished", _report, priority=0)
@@ -265,24 +264,9 @@ def worker_seen(outdir: Path) -> dict[str, int | None]:
     return json.loads((outdir / "worker-seen.json").read_text())
 
 
-def test_a_clean_build_starts_the_worker_once_the_pages_are_planned(tmp_path: Path) -> None:
-    """Every page of a fresh environment is read: the worker is computing before Sphinx
-    names them. A build that reads some pages again starts it when they are named."""
-    project = write_boxes(tmp_path / "boxes", WORKER_WATCH)
-    clean = project.build("html", "-W", outdir=tmp_path / "out")
-    assert clean.returncode == 0, clean.stderr
-    assert worker_seen(clean.outdir)["before reading"] is not None
-
-    models = project.src / project.package / "models.py"
-    models.write_text(models.read_text().replace("Box number 4.", "Box number four."))
-    again = project.build("html", "-W", outdir=tmp_path / "out")
-    assert again.returncode == 0, again.stderr
-    assert worker_seen(again.outdir)["before reading"] is None  # not yet: started right after
-
-
 def test_a_build_that_fails_while_planning_leaves_no_worker_running(tmp_path: Path) -> None:
-    """The worker starts while the pages are planned; a stub that would overwrite a page
-    the author wrote then stops the build, and the worker with it."""
+    """A stub that would overwrite a page the author wrote stops the build before any
+    page is read: no worker is left running."""
     project = write_boxes(tmp_path / "boxes")
     written = project.docs / "reference" / "ahead.models" / "Box3.rst"
     written.parent.mkdir(parents=True)
