@@ -139,8 +139,7 @@ class TableWriter:
                 strict=True,
             )
         )
-        self.tags: dict[tuple[str, tuple[str, ...]], str] = {}
-        self.cell_tags: dict[tuple[str, tuple[str, ...], tuple[str, ...], int], str] = {}
+        self.tags: dict[tuple[str, tuple[str, ...], tuple[str, ...], int], str] = {}
 
     def write(self) -> None:
         translator, layout = self.translator, self.layout
@@ -177,17 +176,15 @@ class TableWriter:
         spans = {"colspan": span} if span > 1 else {}
         live = self.live.get((number, index))
         if live is None:
-            self.body.append(self._cell_tag(tagname, extra, tuple(kinds), span))
+            self.body.append(self._tag(tagname, extra, tuple(kinds), span))
+            paragraphs = [block for block in cell if isinstance(block, b.Paragraph)]
+            for paragraph in paragraphs:
+                self._paragraph(paragraph, alone=len(paragraphs) == 1)
         else:
             attributes = {"classes": [*live["classes"], *extra], "ids": list(live["ids"])}
             self.body.append(
                 self.translator.starttag(attributes, tagname, "", classes=kinds, **spans)
             )
-        if live is None:
-            paragraphs = [block for block in cell if isinstance(block, b.Paragraph)]
-            for paragraph in paragraphs:
-                self._paragraph(paragraph, alone=len(paragraphs) == 1)
-        else:
             for child in live.children:
                 child.walkabout(self.translator)
         self.body.append(f"</{tagname}>\n")
@@ -245,25 +242,16 @@ class TableWriter:
             translator.protect_literal_text -= 1
         self.body.append(f"</{tagname}>")
 
-    def _cell_tag(
-        self, tagname: str, extra: tuple[str, ...], kinds: tuple[str, ...], span: int
+    def _tag(
+        self, tagname: str, classes: tuple[str, ...], kinds: tuple[str, ...] = (), span: int = 1
     ) -> str:
-        """A data cell's start tag, made by the translator once per table for each of its
-        kinds of cell (most cells of a table share a handful)."""
-        key = (tagname, extra, kinds, span)
-        found = self.cell_tags.get(key)
-        if found is None:
-            spans = {"colspan": span} if span > 1 else {}
-            node = {"classes": list(extra)}
-            found = self.translator.starttag(node, tagname, "", classes=list(kinds), **spans)
-            self.cell_tags[key] = found
-        return found
-
-    def _tag(self, tagname: str, classes: tuple[str, ...]) -> str:
-        """A start tag with classes only, made by the translator once per table."""
-        key = (tagname, classes)
+        """A start tag with classes only (and a data cell's kinds and span), made by the
+        translator once per table: most cells of a table share a handful."""
+        key = (tagname, classes, kinds, span)
         found = self.tags.get(key)
         if found is None:
+            spans = {"colspan": span} if span > 1 else {}
             node = {"classes": list(classes)}
-            found = self.tags[key] = self.translator.starttag(node, tagname, "")
+            found = self.translator.starttag(node, tagname, "", classes=list(kinds), **spans)
+            self.tags[key] = found
         return found
