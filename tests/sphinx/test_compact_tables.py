@@ -14,14 +14,16 @@ import json
 import pickle
 import re
 from pathlib import Path
+from urllib.parse import urldefrag
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.search.en import SearchEnglish
 from sphinx.writers.html5 import HTML5Translator
 
 from refgen.config import settings_table
 from refgen.render import blocks as b
-from refgen.sphinx.compact_tables import data_texts, expand, expand_tables
+from refgen.sphinx.compact_tables import ANCHORS, data_texts, expand, expand_tables
 from refgen.sphinx.html_tables import is_stock_writer
 from refgen.sphinx.nodes import refgen_table
 from refgen.testing import BuildResult, sphinx_build, write_scenario_project
@@ -317,6 +319,39 @@ def test_the_search_index_in_japanese_splits_data_cells_as_it_splits_nodes(
         built[name] = result.outdir
     assert tables_written(built["straight"]) == 1
     assert not same_files(built["straight"], built["expanded"], "searchindex.js")
+
+
+def test_the_rows_objects_are_targets_and_index_entries_without_nodes_of_their_own(
+    tmp_path: Path,
+) -> None:
+    # A row's name is data: the table registers its target and keeps its id and index
+    # entry; the page's ids, the general index and the HTML anchors are as before.
+    project = write_scenario_project(tmp_path, "grids", {"layout": GRID})
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    page = "reference/grids.layout/Grid"
+    doctree = pickle.loads((result.outdir / ".doctrees" / f"{page}.doctree").read_bytes())
+    tables = list(doctree.findall(refgen_table))
+    anchors = [anchor for table in tables for anchor in table[ANCHORS]]
+    assert anchors == ["grids.layout.Grid.cells", "grids.layout.Grid.doubled"]
+    assert all(anchor in doctree.ids for anchor in anchors)
+    assert not [target for table in tables for target in table.findall(nodes.target)]
+    entries = [
+        entry[2]
+        for table in tables
+        for index in table.children
+        if isinstance(index, addnodes.index)
+        for entry in index["entries"]
+    ]
+    assert entries == anchors
+    expanded = [expand(table) for table in tables]
+    targets = [target["ids"] for table in expanded for target in table.findall(nodes.target)]
+    assert targets == [[anchor] for anchor in anchors]
+    html = read_html(result.outdir / f"{page}.html")
+    genindex = read_html(result.outdir / "genindex.html")
+    links = {urldefrag(a["href"]).fragment for a in genindex.find_all("a", href=True)}
+    for anchor in anchors:
+        assert html.find(id=anchor) is not None and anchor in links, anchor
 
 
 THEMED_ROWS = """

@@ -3,8 +3,10 @@
 Tables of figures are most of a class page's nodes. :class:`NodeBuilder
 <refgen.sphinx.node_builder.NodeBuilder>` makes a table a
 :class:`~refgen.sphinx.nodes.refgen_table` holding its layout, with only its
-live cells (:func:`live_cells`: links elsewhere, targets, prose) built as
-nodes. At ``doctree-resolved`` :func:`expand_tables` makes it the docutils
+live cells (:func:`live_cells`: links elsewhere, prose) built as nodes. The
+names of the rows' objects stay data too: the table registers their targets
+when the page is read and keeps their ids (:data:`ANCHORS`) and index entries.
+At ``doctree-resolved`` :func:`expand_tables` makes it the docutils
 table every writer and the search index know, except for HTML, which writes it
 straight from its layout (:mod:`refgen.sphinx.html_tables`).
 ``tests/sphinx/test_compact_tables.py`` holds both ways to the same output.
@@ -12,6 +14,7 @@ straight from its layout (:mod:`refgen.sphinx.html_tables`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from docutils import nodes
@@ -30,37 +33,54 @@ from refgen.sphinx.private import event_listeners
 HEADER_ROW = -1
 """Row number of a table's header in :func:`live_cells`; body rows count from 0."""
 
+ANCHORS = "anchors"
+"""Attribute of a :class:`refgen_table`: the target ids of the objects named in its data
+cells, in the order of :func:`every_cell`."""
+
 
 def is_data(cell: b.Cell) -> bool:
+    """Whether a cell holds plain data only (blank prose, an undocumented attribute's
+    description, is no nodes at all)."""
     return all(
-        isinstance(block, b.Paragraph)
-        and all(isinstance(item, DataInline) for item in block.inlines)
+        (isinstance(block, b.Paragraph) and all(isinstance(i, DataInline) for i in block.inlines))
+        or (isinstance(block, b.Prose) and not block.text.strip())
         for block in cell
     )
 
 
+def every_cell(table: b.Table) -> Iterator[tuple[tuple[int, int], b.Cell]]:
+    """Every cell of ``table`` with its ``(row, column)``, header first, row by row."""
+    for row, cells in enumerate((table.header, *table.rows), start=HEADER_ROW):
+        for column, cell in enumerate(cells):
+            yield (row, column), cell
+
+
 def live_cells(table: b.Table) -> list[tuple[int, int]]:
-    """Where the cells that are not plain data are, as ``(row, column)``, header first:
+    """Where the cells that are not plain data are, in the order of :func:`every_cell`:
     the cells built as nodes when the page is read."""
+    return [at for at, cell in every_cell(table) if not is_data(cell)]
+
+
+def object_names(cell: b.Cell) -> Iterator[b.ObjectName]:
+    """The objects a cell of plain data names, in order."""
+    for block in cell:
+        if isinstance(block, b.Paragraph):
+            yield from (item for item in block.inlines if isinstance(item, b.ObjectName))
+
+
+def data_cell(cell: b.Cell, anchors: Iterator[str]) -> list[nodes.Node]:
+    """The nodes of a cell of plain data (:func:`is_data`); the objects it names take
+    their target ids from ``anchors``."""
     return [
-        (row, column)
-        for row, cells in enumerate((table.header, *table.rows), start=HEADER_ROW)
-        for column, cell in enumerate(cells)
-        if not is_data(cell)
-    ]
-
-
-def cell_at(table: b.Table, row: int, column: int) -> b.Cell:
-    return (table.header if row == HEADER_ROW else table.rows[row])[column]
-
-
-def data_cell(cell: b.Cell) -> list[nodes.Node]:
-    """The nodes of a cell of plain data (:func:`is_data`)."""
-    return [
-        paragraph(block, [data_inline(item) for item in block.inlines])  # type: ignore[arg-type]
+        paragraph(block, [data_inline(item, anchors) for item in block.inlines])  # type: ignore[arg-type]
         for block in cell
         if isinstance(block, b.Paragraph)
     ]
+
+
+def table_anchors(compact: refgen_table) -> Iterator[str]:
+    """The target ids of the objects named in ``compact``'s data cells, in order."""
+    return iter(compact.get(ANCHORS, ()))
 
 
 def table_classes(table: b.Table) -> list[str]:
@@ -76,11 +96,12 @@ def expand(compact: refgen_table) -> nodes.table:
     cells' nodes moved into their places."""
     item: b.Table = compact["layout"]
     live = dict(zip(live_cells(item), live_entries(compact), strict=True))
+    anchors = table_anchors(compact)
 
     def entry(row: int, column: int, cell: b.Cell) -> nodes.entry:
         built = live.get((row, column))
         if built is None:
-            return nodes.entry("", *data_cell(cell))
+            return nodes.entry("", *data_cell(cell, anchors))
         assert isinstance(built, nodes.entry)  # what NodeBuilder._table put there
         return built
 
@@ -115,14 +136,12 @@ def live_entries(compact: refgen_table) -> list[nodes.entry]:
 
 def data_texts(table: b.Table) -> list[str]:
     """The texts of every data cell of ``table``, one per text node the expanded table has."""
-    live = set(live_cells(table))
     pieces = []
-    for row, cells in enumerate((table.header, *table.rows), start=HEADER_ROW):
-        for column, cell in enumerate(cells):
-            if (row, column) not in live:
-                for block in cell:
-                    if isinstance(block, b.Paragraph):
-                        pieces += [text for item in block.inlines for text in inline_texts(item)]
+    for _, cell in every_cell(table):
+        if is_data(cell):
+            for block in cell:
+                if isinstance(block, b.Paragraph):
+                    pieces += [text for item in block.inlines for text in inline_texts(item)]
     return [piece for piece in pieces if piece]
 
 
@@ -132,7 +151,7 @@ def inline_texts(item: b.Inline) -> tuple[str, ...]:
             return (item.text,)
         case b.Figure():
             return (item.whole, item.fraction)
-        case b.AnchorLink():
+        case b.AnchorLink() | b.ObjectName():
             return (item.label,)
     return ()
 

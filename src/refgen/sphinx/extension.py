@@ -330,12 +330,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
 
 def page_model_version() -> int:
-    """A number that changes with the page model's definition (``render/blocks.py``).
+    """A number that changes with the definition of what stored doctrees hold of the page
+    model: its blocks (``render/blocks.py``) and the compact tables made of them.
 
     Stored doctrees hold page-model tables (:class:`refgen.sphinx.nodes.refgen_table`);
     Sphinx reads every page again when an extension's ``env_version`` changes, so a
     page written by hand with a refgen directive is never expanded from a table of an
     older shape.
     """
-    source = Path(blocks.__file__).read_bytes()
-    return int.from_bytes(hashlib.sha256(source).digest()[:4], "big")
+    digest = hashlib.sha256()
+    for module in (blocks, nodes, compact_tables):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return int.from_bytes(digest.digest()[:4], "big")

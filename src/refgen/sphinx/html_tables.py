@@ -58,6 +58,9 @@ WRITER_METHODS = (
     "depart_inline",
     "visit_reference",
     "depart_reference",
+    "visit_target",
+    "depart_target",
+    "visit_index",
     "starttag",
     "encode",
     "attval",
@@ -140,6 +143,7 @@ class TableWriter:
             )
         )
         self.tags: dict[tuple[str, tuple[str, ...], tuple[str, ...], int], str] = {}
+        self.anchors = compact_tables.table_anchors(node)
 
     def write(self) -> None:
         translator, layout = self.translator, self.layout
@@ -218,8 +222,23 @@ class TableWriter:
                 label = nodes.Text(item.label).astext()
                 refgen_nodes.write_identifier(translator, {"classes": code}, label)
                 self.body.append("</a>")
+            case b.ObjectName():
+                self._object_name(item)
             case _:
                 assert_never(item)
+
+    def _object_name(self, item: b.ObjectName) -> None:
+        """A row's object as the translator writes :func:`refgen.sphinx.nodes.object_name`:
+        its index entry nothing, its target an empty ``span`` holding the id."""
+        translator = self.translator
+        self.body.append(self._tag("span", (refgen_nodes.OBJECT_CLASS,)))
+        target = {"classes": [], "ids": [next(self.anchors)]}
+        self.body.append(translator.starttag(target, "span", "", CLASS="target"))
+        self.body.append("</span>")
+        name = [refgen_nodes.NAME_CLASS, refgen_nodes.IDENTIFIER_CLASS]
+        label = nodes.Text(item.label).astext()
+        refgen_nodes.write_identifier(translator, {"classes": name}, label)
+        self.body.append("</span>")
 
     def _text(self, text: str) -> None:
         """``text`` written by the translator's own ``visit_Text``, as the text node would be."""

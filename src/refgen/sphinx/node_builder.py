@@ -25,16 +25,26 @@ from sphinx.util.parsing import nested_parse_to_nodes
 from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
 from refgen.render.markup import serialize
-from refgen.sphinx.compact_tables import cell_at, live_cells, table_classes
+from refgen.sphinx.compact_tables import (
+    ANCHORS,
+    every_cell,
+    live_cells,
+    object_names,
+    table_classes,
+)
 from refgen.sphinx.links import drop_reserved_labels, locate_targets, mark_docstring_links
 from refgen.sphinx.nodes import (
     COPY_CLASS,
     NOT_SEARCHED,
     OPTIONAL,
     DataInline,
+    IndexEntry,
     data_inline,
     every_node,
     identifier,
+    index_entry,
+    object_fullname,
+    object_name,
     paragraph,
     pending_source_link,
     refgen_copy_button,
@@ -122,8 +132,10 @@ class NodeBuilder:
         return [self.inline(item) for item in items]
 
     def inline(self, item: b.Inline) -> nodes.Node:
+        if isinstance(item, b.ObjectName):
+            return object_name(item, self._object_target(item))
         if isinstance(item, DataInline):
-            return data_inline(item)
+            return data_inline(item, iter(()))
         match item:
             case b.Xref():
                 return self._xref(item)
@@ -143,8 +155,6 @@ class NodeBuilder:
                 link = pending_source_link("", "", nodes.literal(item.label, item.label))
                 link["reftarget"] = item.target
                 return link
-            case b.ObjectName():
-                return self._object_name(item)
             case b.FileLink():
                 return refgen_file_link(item.label, item.label, path=item.path)
             case _:
@@ -250,9 +260,24 @@ class NodeBuilder:
 
     def _table(self, item: b.Table) -> refgen_table:
         """The table with its cells of plain data left as data (:class:`refgen_table`);
-        cells with links, targets or prose are built now, for the domains to see."""
+        cells with links elsewhere or prose are built now, for the domains to see. The
+        rows' objects are registered here, their targets' ids kept in order as the
+        table's ``anchors`` and their index entries in one index node of the table."""
         table = refgen_table("", classes=table_classes(item), layout=item)
-        table += [nodes.entry("", *self.blocks(cell_at(item, *at))) for at in live_cells(item)]
+        live = set(live_cells(item))
+        anchors: list[str] = []
+        entries: list[IndexEntry] = []
+        for at, cell in every_cell(item):
+            if at in live:
+                table += nodes.entry("", *self.blocks(cell))
+                continue
+            for name in object_names(cell):
+                target = self._object_target(name)
+                anchors.append(target["ids"][0])
+                entries.append(index_entry(name.objtype, object_fullname(name), anchors[-1]))
+        if anchors:
+            table[ANCHORS] = anchors
+            table += addnodes.index(entries=entries)
         return table
 
     def _toctree(self, item: b.TocTree) -> nodes.compound:
@@ -345,17 +370,16 @@ class NodeBuilder:
         section += [index, description]
         return [section]
 
-    def _object_name(self, item: b.ObjectName) -> nodes.Node:
-        """A table row's object: its name as code after a target (a label in LaTeX, an
-        anchor in HTML) that its links point at."""
+    def _object_target(self, item: b.ObjectName) -> nodes.target:
+        """The registered target of a table row's object (a label in LaTeX, an anchor in
+        HTML), which its links point at."""
         target = nodes.target("", "")
         if item.location is not None:
             target.source, target.line = item.location.path, item.location.line
         else:
             self.directive.set_source_info(target)
-        index = self._register(target, item.objtype, item.module, item.name)
-        name = identifier(item.label, ["refgen-name"])
-        return nodes.inline("", "", index, target, name, classes=["refgen-object"])
+        self._register(target, item.objtype, item.module, item.name)
+        return target
 
     def _register(
         self, node: nodes.Element, objtype: str, module: str, name: str
@@ -374,9 +398,7 @@ class NodeBuilder:
         self.document.note_explicit_target(node)
         domain: Any = self.env.get_domain("py")
         domain.note_object(fullname, objtype, node_id, location=node)
-        owner, _, attribute = fullname.rpartition(".")
-        entry = ("single", f"{attribute} ({owner} {objtype})", node_id, "", None)
-        return addnodes.index(entries=[entry])
+        return addnodes.index(entries=[index_entry(objtype, fullname, node_id)])
 
 
 PLACED = (addnodes.pending_xref, nodes.title, nodes.image, nodes.topic)

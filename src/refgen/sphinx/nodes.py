@@ -185,11 +185,13 @@ class refgen_search_words(nodes.Invisible, nodes.Element):
     the table from its layout (:mod:`refgen.sphinx.html_tables`), never this."""
 
 
-DataInline = b.Text | b.Code | b.Figure | b.AnchorLink
-"""Inline items made into nodes without the environment: plain data, kept as data in tables."""
+DataInline = b.Text | b.Code | b.Figure | b.AnchorLink | b.ObjectName
+"""Inline items kept as data in tables: plain data, and the names of the rows' objects,
+whose targets and index entries the table registers when the page is read."""
 
 
-def data_inline(item: DataInline) -> nodes.Node:
+def data_inline(item: DataInline, anchors: Iterator[str]) -> nodes.Node:
+    """The nodes of ``item``; an object's name takes its target id from ``anchors``."""
     match item:
         case b.Text():
             return nodes.Text(item.text)
@@ -200,8 +202,43 @@ def data_inline(item: DataInline) -> nodes.Node:
         case b.AnchorLink():
             code = identifier(item.label, list(ATTRIBUTE_LINK_CLASSES))
             return nodes.reference("", "", code, refid=item.anchor, internal=True)
+        case b.ObjectName():
+            return object_name(item, object_target(item, next(anchors)))
         case _:
             assert_never(item)
+
+
+OBJECT_CLASS = "refgen-object"
+NAME_CLASS = "refgen-name"
+
+
+def object_name(item: b.ObjectName, target: nodes.target) -> nodes.inline:
+    """A table row's object: its index entry, its ``target`` and its name as code."""
+    entry = index_entry(item.objtype, object_fullname(item), target["ids"][0])
+    name = identifier(item.label, [NAME_CLASS])
+    index = addnodes.index(entries=[entry])
+    return nodes.inline("", "", index, target, name, classes=[OBJECT_CLASS])
+
+
+def object_target(item: b.ObjectName, node_id: str) -> nodes.target:
+    """The target of a table row's object, at the object's source line when it has one."""
+    target = nodes.target("", "", ids=[node_id])
+    if item.location is not None:
+        target.source, target.line = item.location.path, item.location.line
+    return target
+
+
+def object_fullname(item: b.ObjectName) -> str:
+    return f"{item.module}.{item.name}" if item.module else item.name
+
+
+IndexEntry = tuple[str, str, str, str, str | None]
+
+
+def index_entry(objtype: str, fullname: str, node_id: str) -> IndexEntry:
+    """Sphinx's index entry of an object of the Python domain, as its own directives make it."""
+    owner, _, attribute = fullname.rpartition(".")
+    return ("single", f"{attribute} ({owner} {objtype})", node_id, "", None)
 
 
 def paragraph(item: b.Paragraph, inlines: list[nodes.Node]) -> nodes.paragraph:

@@ -55,8 +55,15 @@ EVERY_BLOCK: dict[type, b.Block] = {
         rows=(
             (
                 (
-                    b.Paragraph(
-                        tuple(i for i in EVERY_INLINE.values() if isinstance(i, DataInline))
+                    b.Paragraph(  # a row's object is an object of its own
+                        (
+                            b.ObjectName("property", "walkers", "Thing.rowname"),
+                            *(
+                                i
+                                for i in EVERY_INLINE.values()
+                                if isinstance(i, DataInline) and not isinstance(i, b.ObjectName)
+                            ),
+                        )
                     ),
                 ),
                 (b.text("tablecell ", EVERY_INLINE[b.DocLink]),),
@@ -80,6 +87,7 @@ SHOWN_EVERYWHERE = (
     "anchorlinkinline",
     "sourcelinkinline",
     "objectnameinline",
+    "rowname",
     "12.5",
     "filelinkinline",
     "proseblock",
