@@ -52,6 +52,7 @@ from refgen.sphinx import (
     records,
     roles,
     search_index,
+    smart_quotes,
     stubs,
     sweeps,
     viewcode,
@@ -281,6 +282,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-sweep", sweeps.SweepDirective)
     app.add_post_transform(links.ScriptLinks)
     app.add_transform(links.AnonymousLinks)
+    app.add_transform(smart_quotes.PageSmartQuotes)
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)
     app.connect("builder-inited", generate_pages)

@@ -55,6 +55,7 @@ from refgen.sphinx.nodes import (
 )
 from refgen.sphinx.prose import is_verbatim, link_mentions, plain_paragraphs
 from refgen.sphinx.sandbox import disarm, guarded_directives, refuse, too_deep
+from refgen.sphinx.smart_quotes import mark_page
 
 
 class NodeBuilder:
@@ -65,6 +66,7 @@ class NodeBuilder:
         self.env = directive.env
         self.document = directive.state.document
         self.page_location: SourceLocation | None = None
+        mark_page(self.document)  # its smart quotes educate only what they can change
 
     # ------------------------------------------------------------------ pages
 
