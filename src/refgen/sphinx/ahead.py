@@ -13,7 +13,9 @@ not give is computed as it would be without one.
 
 The Prefetcher also keeps the pages an incremental build composed at
 ``env-get-outdated`` to see whether they changed
-(:meth:`Prefetcher.keep_page`), so that reading them composes nothing again.
+(:meth:`Prefetcher.keep_page`), so that reading them composes nothing again;
+a worker started there composes half of those
+(:func:`~refgen.sphinx.ahead_events.compose_early`).
 
 No worker in a parallel build (Sphinx's readers use the other cores there),
 where forking is unsafe (:func:`~refgen.evaluate.ahead.can_fork`), or for fewer

@@ -42,7 +42,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from refgen.render.markdown import SUFFIX as MARKDOWN
-from refgen.site.compose import recorded_page
+from refgen.sphinx.ahead_events import compose_early
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
 from refgen.sphinx.records import replay, write_warnings
@@ -61,6 +61,15 @@ def outdated_pages(
     state = build_state(env)
     known = state.pages
     outdated: list[str] = []
+    moved = [  # a page whose fingerprint changed is composed again, to see if it changed
+        (page, env.doc2path(docname).as_posix())
+        for docname, (page, fingerprint) in state.planned.items()
+        if docname not in added | changed
+        and (record := known.get(docname)) is not None
+        and record.fingerprint not in (None, fingerprint)
+        and "problems" in vars(record)
+    ]
+    composed_again = compose_early(app, moved)
     for docname, (page, fingerprint) in state.planned.items():
         if docname in added or docname in changed:
             continue
@@ -68,8 +77,7 @@ def outdated_pages(
         if record is None or record.fingerprint is None or "problems" not in vars(record):
             outdated.append(docname)  # new, or kept by a refgen that did not keep problems
         elif record.fingerprint != fingerprint:
-            stub = env.doc2path(docname).as_posix()
-            recorded = recorded_page(project, page, stub)
+            recorded = composed_again[docname]
             if isinstance(recorded, str) or recorded.digest != record.digest:
                 if not isinstance(recorded, str) and state.ahead is not None:
                     state.ahead.keep_page(page, recorded)  # read next, as composed

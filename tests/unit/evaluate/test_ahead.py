@@ -188,6 +188,45 @@ def test_the_worker_composes_each_class_page(
     assert site_files(ahead.outdir) == site_files(alone.outdir)
 
 
+def test_pages_whose_fingerprint_changed_are_composed_half_by_the_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit every class page reaches: at ``env-get-outdated`` the build composes the
+    first half of the pages again and the worker the second, and the site is the one a
+    clean build of the edited library gives."""
+    build_pid = os.getpid()
+    log = tmp_path / "composed.log"
+    composing = compose_module.compose
+
+    def noting(project: Any, planned: Any, stub_path: str) -> Any:
+        if planned.kind == "scenario":
+            with log.open("a") as stream:
+                stream.write("build\n" if os.getpid() == build_pid else "worker\n")
+        return composing(project, planned, stub_path)
+
+    monkeypatch.setattr(compose_module, "compose", noting)
+    monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", 2)
+    project = write_boxes(tmp_path / "boxes")
+    first = project.build("html", "-W", outdir=tmp_path / "edited")
+    assert first.returncode == 0, first.stderr
+    models = project.root / "src" / "ahead" / "models.py"
+    source = models.read_text()
+    models.write_text(
+        source.replace(
+            "def _note_process() -> None:\n", "def _note_process() -> None:\n    edited = True\n", 1
+        )
+    )
+    log.unlink()
+    edited = project.build("html", "-W", outdir=tmp_path / "edited")
+    assert edited.returncode == 0, edited.stderr
+    assert sorted(log.read_text().split()) == ["build"] * 5 + ["worker"] * 5
+
+    monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
+    clean = project.build("html", "-W", outdir=tmp_path / "clean")
+    assert clean.returncode == 0, clean.stderr
+    assert site_files(edited.outdir) == site_files(clean.outdir)
+
+
 def test_the_modules_to_lex_are_those_the_pages_document() -> None:
     pages = [
         PlannedPage("reference/index", "index", "Reference", ("pkg.models/index",)),
