@@ -37,7 +37,7 @@ QUOTED = '''
         """
 
         rate: float = 2.0
-        """The "rate" -- per second... or so."""
+        """The "rate" -- per second... or so . . . or &#34;about&#34; it."""
 
         label: str = "it's \\"raw\\" -- data..."
         """A label; data keeps its 'straight' quotes."""
@@ -97,10 +97,14 @@ def setup(app):
 """
 
 
-def build_both(tmp_path: Path, modules: dict[str, str], *options: str) -> dict[str, BuildResult]:
+def build_both(
+    tmp_path: Path, modules: dict[str, str], *options: str, conf: str = ""
+) -> dict[str, BuildResult]:
     built = {}
     for name, extra in (("refgen", COUNT_EDUCATED), ("sphinx", SPHINX_PASS)):
-        project = write_scenario_project(tmp_path / name, "quotes", modules, conf_extra=extra)
+        project = write_scenario_project(
+            tmp_path / name, "quotes", modules, conf_extra=conf + extra
+        )
         built[name] = project.build("html", *options)
     return built
 
@@ -117,7 +121,7 @@ def test_refgen_pages_get_the_quotes_sphinx_gives_them(tmp_path: Path) -> None:
     assert any("No smart quotes defined" in warning for warning in ours.warnings)
     page = (ours.outdir / "reference" / "quotes.models" / "Quote.html").read_text()
     assert "“quoted”" in page and "it’s" in page and "–" in page and "…" in page
-    assert "„deutsches“" in page
+    assert "„deutsches“" in page and "so … or" in page
     assert "it&#x27;s" in page or "it's" in page  # the figure stays as computed
     educated = [int(count) for count in (ours.outdir / "educated.txt").read_text().split()]
     assert educated and all(count > 0 for count in educated)
@@ -129,3 +133,15 @@ def test_a_page_with_nothing_to_educate_is_left_alone(tmp_path: Path) -> None:
     assert ours.returncode == sphinx.returncode == 0, ours.stderr
     assert not same_files(ours.outdir, sphinx.outdir, "*.html")
     assert (ours.outdir / "educated.txt").read_text() == ""
+
+
+def test_the_action_that_turns_typography_back_to_ascii_reaches_every_block(
+    tmp_path: Path,
+) -> None:
+    typographic = PLAIN.replace('"quotes"', "“quotes” – and …")
+    built = build_both(tmp_path, {"plain": typographic}, "-W", conf='\nsmartquotes_action = "-1"\n')
+    ours, sphinx = built["refgen"], built["sphinx"]
+    assert ours.returncode == sphinx.returncode == 0, ours.stderr
+    assert not same_files(ours.outdir, sphinx.outdir, "*.html")
+    page = (ours.outdir / "reference" / "quotes.plain" / "Plain.html").read_text()
+    assert "“quotes”" not in page and "..." in page

@@ -29,9 +29,10 @@ from sphinx.transforms import SphinxSmartQuotes
 
 from refgen.sphinx.nodes import every_node
 
-EDUCABLE = re.compile(r"""['"`\\\x00]|--|\.\.\.|&quot;""")
-"""What any ``smartquotes_action`` can change in a text: quotes, backticks, escapes,
-dashes, ellipses and ``&quot;``."""
+EDUCABLE = re.compile(r"""['"`\\\x00]|--|\.\.\.|\. \. \.|&quot;|&#\d+;""")
+"""What a ``smartquotes_action`` that educates can change in a text: quotes, backticks,
+escapes, dashes, ellipses (spaced too) and character references. The action ``-1``
+turns typographic characters back to ASCII: with it, every block is educated."""
 
 PAGE_MARK = "refgen_page"
 """Setting a refgen directive gives the document it builds nodes for."""
@@ -55,7 +56,7 @@ class PageSmartQuotes(SphinxSmartQuotes):
         if not self._take_sphinx_pass():
             return
         blocks = list(text_blocks(self.document))
-        if not names_a_language(self.document):
+        if not names_a_language(self.document) and self.config.smartquotes_action != "-1":
             blocks = [block for block in blocks if EDUCABLE.search(block_text(block))]
         if blocks:
             self._educate(blocks)
