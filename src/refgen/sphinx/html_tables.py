@@ -7,7 +7,7 @@ the search index, and dispatched one by one through the translator: about
 half of the nodes an HTML build writes. Here the cells of plain data go from
 the page model to the same markup without nodes in between, through the
 translator's own ``starttag`` and ``encode`` (the one escaping path); cells
-built as nodes when the page was read (links elsewhere, targets, prose) are
+built as nodes when the page was read (links elsewhere, prose) are
 walked by the translator as usual.
 
 The markup is the stock HTML5 translator's. A translator that changes how any

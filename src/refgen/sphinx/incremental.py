@@ -42,6 +42,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from refgen.render.markdown import SUFFIX as MARKDOWN
+from refgen.site.plan import PlannedPage
 from refgen.sphinx.ahead_events import compose_early
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
@@ -61,15 +62,7 @@ def outdated_pages(
     state = build_state(env)
     known = state.pages
     outdated: list[str] = []
-    moved = [  # a page whose fingerprint changed is composed again, to see if it changed
-        (page, env.doc2path(docname).as_posix())
-        for docname, (page, fingerprint) in state.planned.items()
-        if docname not in added | changed
-        and (record := known.get(docname)) is not None
-        and record.fingerprint not in (None, fingerprint)
-        and "problems" in vars(record)
-    ]
-    composed_again = compose_early(app, moved)
+    moved: list[tuple[str, PlannedPage, str]] = []
     for docname, (page, fingerprint) in state.planned.items():
         if docname in added or docname in changed:
             continue
@@ -77,18 +70,23 @@ def outdated_pages(
         if record is None or record.fingerprint is None or "problems" not in vars(record):
             outdated.append(docname)  # new, or kept by a refgen that did not keep problems
         elif record.fingerprint != fingerprint:
-            recorded = composed_again[docname]
-            if isinstance(recorded, str) or recorded.digest != record.digest:
-                if not isinstance(recorded, str) and state.ahead is not None:
-                    state.ahead.keep_page(page, recorded)  # read next, as composed
-                outdated.append(docname)
-                continue
-            composed = recorded.composed
-            record.fingerprint = fingerprint
-            # Same page, other code: its examples may pass or fail differently now.
-            record.example_warnings = []
-            for subject, block in composed.examples:
-                queue_examples(env, subject, block, docname)
+            moved.append((docname, page, fingerprint))
+    # A page whose fingerprint changed is composed again, to see whether it changed.
+    stubs = [(page, env.doc2path(docname).as_posix()) for docname, page, _ in moved]
+    composed_again = compose_early(app, stubs)
+    for docname, page, fingerprint in moved:
+        record = known[docname]
+        recorded = composed_again[docname]
+        if isinstance(recorded, str) or recorded.digest != record.digest:
+            if not isinstance(recorded, str) and state.ahead is not None:
+                state.ahead.keep_page(page, recorded)  # read next, as composed
+            outdated.append(docname)
+            continue
+        record.fingerprint = fingerprint
+        # Same page, other code: its examples may pass or fail differently now.
+        record.example_warnings = []
+        for subject, block in recorded.composed.examples:
+            queue_examples(env, subject, block, docname)
     kept = [d for d in known if d not in added | changed | removed and d not in outdated]
     for docname in kept:
         record = known[docname]

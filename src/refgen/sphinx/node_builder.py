@@ -40,10 +40,10 @@ from refgen.sphinx.nodes import (
     DataInline,
     IndexEntry,
     data_inline,
+    dotted_name,
     every_node,
     identifier,
     index_entry,
-    object_fullname,
     object_name,
     paragraph,
     pending_source_link,
@@ -135,7 +135,7 @@ class NodeBuilder:
 
     def inline(self, item: b.Inline) -> nodes.Node:
         if isinstance(item, b.ObjectName):
-            return object_name(item, self._object_target(item))
+            return object_name(item, self._object_target(item)[0])
         if isinstance(item, DataInline):
             return data_inline(item, iter(()))
         match item:
@@ -274,9 +274,9 @@ class NodeBuilder:
                 table += nodes.entry("", *self.blocks(cell))
                 continue
             for name in object_names(cell):
-                target = self._object_target(name)
+                target, entry = self._object_target(name)
                 anchors.append(target["ids"][0])
-                entries.append(index_entry(name.objtype, object_fullname(name), anchors[-1]))
+                entries.append(entry)
         if anchors:
             table[ANCHORS] = anchors
             table += addnodes.index(entries=entries)
@@ -355,7 +355,9 @@ class NodeBuilder:
         annotation = " ".join(item.annotation.split())
         if annotation:
             signature += addnodes.desc_annotation(f": {annotation}", f": {annotation}")
-        index = self._register(signature, item.objtype, item.module, item.name)
+        index = addnodes.index(
+            entries=[self._register(signature, item.objtype, item.module, item.name)]
+        )
         content = addnodes.desc_content("", *self.blocks(item.body))
         description = addnodes.desc(
             "",
@@ -372,27 +374,24 @@ class NodeBuilder:
         section += [index, description]
         return [section]
 
-    def _object_target(self, item: b.ObjectName) -> nodes.target:
+    def _object_target(self, item: b.ObjectName) -> tuple[nodes.target, IndexEntry]:
         """The registered target of a table row's object (a label in LaTeX, an anchor in
-        HTML), which its links point at."""
+        HTML), which its links point at, and its index entry."""
         target = nodes.target("", "")
         if item.location is not None:
             target.source, target.line = item.location.path, item.location.line
         else:
             self.directive.set_source_info(target)
-        self._register(target, item.objtype, item.module, item.name)
-        return target
+        return target, self._register(target, item.objtype, item.module, item.name)
 
-    def _register(
-        self, node: nodes.Element, objtype: str, module: str, name: str
-    ) -> addnodes.index:
+    def _register(self, node: nodes.Element, objtype: str, module: str, name: str) -> IndexEntry:
         """Make ``node`` the target of ``module.name`` in the Python domain; its index entry.
 
         The id is the dotted name as written, which is what the page's own links and
         the diagram point at; Sphinx's id (ASCII only: ``Größe`` becomes ``Grosze``)
         only where the two agree, so that ``café`` and ``cafe`` keep ids of their own.
         """
-        fullname = f"{module}.{name}" if module else name
+        fullname = dotted_name(module, name)
         node_id = make_id(self.env, self.document, "", fullname)
         if node_id != fullname and fullname not in self.document.ids:
             node_id = fullname
@@ -400,7 +399,7 @@ class NodeBuilder:
         self.document.note_explicit_target(node)
         domain: Any = self.env.get_domain("py")
         domain.note_object(fullname, objtype, node_id, location=node)
-        return addnodes.index(entries=[index_entry(objtype, fullname, node_id)])
+        return index_entry(objtype, fullname, node_id)
 
 
 PLACED = (addnodes.pending_xref, nodes.title, nodes.image, nodes.topic)

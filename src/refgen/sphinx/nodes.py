@@ -165,16 +165,19 @@ def skip_node(translator: Any, node: nodes.Node) -> None:
 
 # Stored doctrees pickle refgen's node classes by module: they stay here, whatever uses them.
 class refgen_table(nodes.table):
-    """A table whose cells of plain data (text, code, figures, links on the page) stay
-    page-model data until the page is resolved for writing.
+    """A table whose cells of plain data (text, code, figures, links on the page, the
+    names of its rows' objects) stay page-model data until the page is resolved for
+    writing.
 
     Tables of figures are most of a class page's nodes, and while a page is read
     every docutils and Sphinx transform walks every node, then the doctree is
-    pickled and read back. Cells holding links to other pages, object targets or
-    parsed prose are built when the page is read (this node's children, one
+    pickled and read back. Cells holding links to other pages or parsed prose are
+    built when the page is read (this node's children, one
     ``entry`` each, in the order of
     :func:`~refgen.sphinx.compact_tables.live_cells`), so the domains register
-    and resolve them as usual. ``layout`` is the :class:`~refgen.render.blocks.Table`.
+    and resolve them as usual. ``layout`` is the :class:`~refgen.render.blocks.Table`;
+    ``anchors`` the target ids of the objects its data cells name, registered when the
+    page is read, and one ``index`` child holds their index entries.
     :func:`~refgen.sphinx.compact_tables.expand_tables` turns it into the docutils table
     every writer and the search index know, the same nodes a table built whole would have.
     """
@@ -214,7 +217,7 @@ NAME_CLASS = "refgen-name"
 
 def object_name(item: b.ObjectName, target: nodes.target) -> nodes.inline:
     """A table row's object: its index entry, its ``target`` and its name as code."""
-    entry = index_entry(item.objtype, object_fullname(item), target["ids"][0])
+    entry = index_entry(item.objtype, dotted_name(item.module, item.name), target["ids"][0])
     name = identifier(item.label, [NAME_CLASS])
     index = addnodes.index(entries=[entry])
     return nodes.inline("", "", index, target, name, classes=[OBJECT_CLASS])
@@ -228,8 +231,9 @@ def object_target(item: b.ObjectName, node_id: str) -> nodes.target:
     return target
 
 
-def object_fullname(item: b.ObjectName) -> str:
-    return f"{item.module}.{item.name}" if item.module else item.name
+def dotted_name(module: str, name: str) -> str:
+    """``name`` (``Class.attribute``) with its module, when it has one."""
+    return f"{module}.{name}" if module else name
 
 
 IndexEntry = tuple[str, str, str, str, str | None]

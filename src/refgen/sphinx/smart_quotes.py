@@ -35,7 +35,7 @@ escapes, dashes, ellipses (spaced too) and character references. The action ``-1
 turns typographic characters back to ASCII: with it, every block is educated."""
 
 PAGE_MARK = "refgen_page"
-"""Setting a refgen directive gives the document it builds nodes for."""
+"""The setting :func:`mark_page` gives a document that a refgen directive builds nodes for."""
 
 
 def mark_page(document: nodes.document) -> None:
@@ -90,6 +90,8 @@ def text_blocks(document: nodes.document) -> Iterator[nodes.TextElement]:
 
 
 def block_text(block: nodes.TextElement) -> str:
+    """The text of ``block``'s text nodes, in no particular order: a pattern within one
+    node is found all the same (one across two nodes is no text the pass educates)."""
     return "".join(str(node) for node in every_node([block]) if isinstance(node, nodes.Text))
 
 
