@@ -1,11 +1,13 @@
-"""Files refgen keeps for itself (caches): written whole or not at all, and keyed by
-the versions of what made them."""
+"""Files refgen keeps for itself (caches), written whole or not at all and keyed by the
+versions of what made them; and files written by a thread while the build goes on."""
 
 from __future__ import annotations
 
 import importlib.metadata
 import os
 import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -31,3 +33,36 @@ def installed_version(distribution: str) -> str:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return ""
+
+
+class WrittenAside:
+    """Files written by a thread while the caller goes on.
+
+    Writing many small files is mostly waiting in system calls, where a thread
+    lets the interpreter run the caller's code. Each file is written by
+    ``write(path, text)``; what stops the thread is raised by :meth:`finish`.
+    """
+
+    def __init__(self, files: list[tuple[Path, str]], write: Callable[[Path, str], object]) -> None:
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._write, args=(files, write), name="refgen-files", daemon=True
+        )
+        self._thread.start()
+
+    def _write(self, files: list[tuple[Path, str]], write: Callable[[Path, str], object]) -> None:
+        try:
+            for path, text in files:
+                write(path, text)
+        except BaseException as error:  # raised again in the caller's thread, by finish()
+            self.error = error
+
+    def finish(self) -> None:
+        """Wait for every file; raise what stopped the thread, if anything did."""
+        self.join_quietly()
+        if self.error is not None:
+            raise self.error
+
+    def join_quietly(self) -> None:
+        """Wait for the thread, whatever stopped it."""
+        self._thread.join()

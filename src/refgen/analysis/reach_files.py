@@ -8,6 +8,7 @@ the file's syntax tree when it lacks them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -51,6 +52,7 @@ class ReachFiles:
         self._parsed: dict[str, Parsed] = {}
         self._inside_roots: dict[str, bool] = {}
         self._modules_by_file: dict[str, str] | None = None
+        self._snapshot: dict[str, bytes] = {}
 
     def add_snippet(self, label: str, text: str) -> None:
         """Code that is not a file's (an Examples section), indexed under ``label``."""
@@ -88,6 +90,22 @@ class ReachFiles:
             )
         return self._inside_roots[path]
 
+    def take_snapshot(self, files: Iterable[Path] = ()) -> None:
+        """Read now ``files`` and those of every imported project module: the graph is then
+        made of the code as it was when the build ran it, though it is walked later (by a
+        worker), when an editor may have saved a file again."""
+        self.module_named("")
+        assert self._modules_by_file is not None
+        for path in [*self._modules_by_file, *map(os.path.abspath, files)]:
+            if path not in self._snapshot:
+                with contextlib.suppress(OSError):
+                    self._snapshot[path] = Path(path).read_bytes()
+
+    def _bytes(self, path: str) -> bytes:
+        """The bytes of ``path``: as the snapshot holds them, or as they are now."""
+        found = self._snapshot.get(os.path.abspath(path))
+        return found if found is not None else Path(path).read_bytes()
+
     def module_file(self, module_name: str) -> str | None:
         path = getattr(sys.modules.get(module_name), "__file__", None)
         return path if isinstance(path, str) and self.inside(path) else None
@@ -99,7 +117,7 @@ class ReachFiles:
 
     def _read_index(self, path: str) -> FileIndex | None:
         try:
-            data = Path(path).read_bytes()
+            data = self._bytes(path)
         except OSError:
             return None
         return self.store.index(
@@ -120,7 +138,7 @@ class ReachFiles:
             if index is None:
                 return None
             try:
-                data = Path(path).read_bytes()
+                data = self._bytes(path)
                 self._parsed[path] = Parsed(self._source(path, data))
             except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
                 return None

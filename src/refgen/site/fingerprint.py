@@ -50,6 +50,8 @@ from refgen.analysis.reach_digest import Digest, DigestGraph
 from refgen.analysis.reach_files import Node
 from refgen.analysis.reach_index import IndexStore
 from refgen.collector import collector_paused
+from refgen.evaluate.ahead import AheadWorker
+from refgen.loading import no_progress
 from refgen.prose.docstrings import ClassText
 from refgen.site.outline import OUTLINES, Outline, Outlines
 from refgen.site.plan import PlannedPage
@@ -83,6 +85,50 @@ class Fingerprints:
             "stale, but slower)"
         )
         return Problem(WarningKind.REACH, message, SourceLocation(path, line), "")
+
+
+class ForkedFingerprints:
+    """The fingerprints of ``pages``, being taken by a process forked from the build.
+
+    The fork has everything the build had when it was made, and nothing the build
+    does afterwards; it saves what it learnt for the next build itself. Making one
+    raises ``OSError`` when the system cannot fork.
+    """
+
+    KEY = "fingerprints"
+
+    def __init__(self, site: SiteIndex, pages: Sequence[PlannedPage], patience: float) -> None:
+        self.site = site
+        self.pages = tuple(pages)
+        self.worker: AheadWorker[str, Fingerprints] | None = AheadWorker(
+            self._in_fork, [self.KEY], patience
+        )
+
+    def _in_fork(self, _key: str) -> Fingerprints:
+        self.site.project.progress = no_progress  # progress lines are the build's alone
+        return self.site.take_fingerprints(self.pages)
+
+    def take(self) -> Fingerprints:
+        """The fork's fingerprints, waited for; taken here when it gives none (it died,
+        or gave up)."""
+        found = self.worker.take(self.KEY) if self.worker is not None else None
+        self.close()
+        return found if isinstance(found, Fingerprints) else self.site.take_fingerprints(self.pages)
+
+    def receive_ready(self) -> None:
+        """Take in what the fork has sent, without waiting: a fork done with its work then
+        ends, rather than wait for the build to read its answer."""
+        if self.worker is not None:
+            self.worker.has_given_all()
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.worker.pid if self.worker is not None else None
 
 
 def file_store(folder: Path | None) -> IndexStore:
@@ -120,15 +166,33 @@ class SiteIndex:
         self._registry_statements: Digest | None = None
         self._planned: dict[str, PlannedPage] = {}
         self._outlines: list[Outline] = []
+        self._outline_of: dict[type, Outline] = {}
+        self._unkeyed: list[type] = []
+        """Classes whose outline is kept by its digest only when saved."""
 
     # ------------------------------------------------------------------ planning
 
     def outline(self, cls: type) -> Outline:
         """What planning and fingerprinting need of ``cls``, analysed only if what it
-        reaches changed since the last build."""
+        reaches changed since the last build.
+
+        A class the last build kept no outline of is analysed without its digest,
+        which :meth:`save` takes: in a fresh build, planning walks no reach graph.
+        """
+        found = self._outline_of.get(cls)
+        if found is None:
+            if self.outlines.has_kept(cls):
+                found = self.outlines.of(cls, self._usable_digest(cls))
+            else:
+                found = self.outlines.of(cls, None)
+                self._unkeyed.append(cls)
+            self._outline_of[cls] = found
+        return found
+
+    def _usable_digest(self, cls: type) -> str | None:
+        """The digest of ``cls`` to key its outline by (None: unknown, kept by none)."""
         digest = self.class_digest(cls)
-        known = digest.hexdigest if digest is not None and not digest.unknowable else None
-        return self.outlines.of(cls, known)
+        return digest.hexdigest if digest is not None and not digest.unknowable else None
 
     def class_digest(self, cls: type) -> Digest | None:
         """The class, its bases and what they reach (None when it cannot be taken)."""
@@ -170,6 +234,12 @@ class SiteIndex:
             self._fingerprint(self.project.progress(in_order, "fingerprinting pages"), result)
         return result
 
+    def take_fingerprints(self, pages: Sequence[PlannedPage]) -> Fingerprints:
+        """:meth:`fingerprints`, then :meth:`save` what they learnt."""
+        found = self.fingerprints(pages)
+        self.save()
+        return found
+
     def _fingerprint(self, pages: Iterable[PlannedPage], result: Fingerprints) -> None:
         for page in pages:
             found, _error = call_user_code(self._page_digest, page, result.by_page)
@@ -183,8 +253,21 @@ class SiteIndex:
             extra = (page.kind, page.directive_argument, *page.children, *self.common)
             result.by_page[page.docname] = self.digests.combined((), *extra, also=[found]).hexdigest
 
+    def take_snapshot(self) -> None:
+        """Read now the files the fingerprints will be made of (:meth:`fingerprints` may
+        run later, in a worker): those of the imported modules, and every Python file in
+        the project's packages and beside them (a module a helper imports in its body)."""
+        roots = self.project.package_roots()
+        beside = (path for folder in source_folders(roots) for path in folder.glob("*.py"))
+        inside = (path for root in roots if root.is_dir() for path in root.rglob("*.py"))
+        self.reach.files.take_snapshot([*beside, *inside])
+
     def save(self) -> None:
         """Keep what this build learnt for the next, and let go of syntax trees."""
+        for cls in self._unkeyed:
+            digest = self._usable_digest(cls)
+            if digest is not None:
+                self.outlines.keep(cls, digest, self._outline_of[cls])
         self.reach.forget_syntax()
         self.store.save()
         self.outlines.save()

@@ -108,6 +108,14 @@ class Outlines:
             self._current[dotted] = (digest, outline)
         return outline
 
+    def has_kept(self, cls: type) -> bool:
+        """Whether the last build kept an outline of ``cls``."""
+        return discovery.dotted_path(cls) in self._kept
+
+    def keep(self, cls: type, digest: str, outline: Outline) -> None:
+        """Keep ``outline`` of ``cls``, made by :meth:`of` before its digest was known."""
+        self._current[discovery.dotted_path(cls)] = (digest, outline)
+
     def save(self) -> None:
         """Keep the outlines of this build's classes."""
         if self.path is None or self._current == self._kept:

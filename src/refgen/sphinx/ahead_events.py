@@ -124,9 +124,7 @@ def store_lexed_source(app: Sphinx) -> list[tuple[str, dict[str, object], str]]:
 def stop_at_the_end(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``: a worker still running (a builder that collects no HTML pages,
     a build that failed) stops."""
-    prefetcher = build_state(app.env).ahead
-    if prefetcher is not None:
-        prefetcher.stop()
+    build_state(app.env).stop_workers()
 
 
 def _store_and_stop(app: Sphinx, prefetcher: ahead.Prefetcher) -> None:

@@ -40,6 +40,7 @@ from refgen.sphinx import (
     directives,
     examples,
     exports,
+    fingerprinting,
     highlighting,
     html_tables,
     incremental,
@@ -68,7 +69,11 @@ T = TypeVar("T")
 def generate_pages(app: Sphinx) -> None:
     """Load the Project, report its problems and write the page stubs."""
     with memory.thawed_on_failure():
-        _generate_pages(app)
+        try:
+            _generate_pages(app)
+        except BaseException:
+            build_state(app.env).stop_workers()  # the build ends here
+            raise
 
 
 def _generate_pages(app: Sphinx) -> None:
@@ -101,18 +106,13 @@ def _generate_pages(app: Sphinx) -> None:
     if project.settings.checks:
         report(check_problems(project), project.settings)
     project.registry_files()  # found once here: for a broken registry, that means importing it
-    fingerprints = site.fingerprints(pages)
-    site.save()
-    unknowable = fingerprints.problem()
-    if unknowable is not None:
-        report([unknowable], project.settings)
-    records.plan(app.env, pages, fingerprints.by_page)
     # Stubs of the last build's reference folder go too, when the setting changed.
     previous = state.root or project.settings.root
     roots = sorted({previous, project.settings.root})
     written = write_stubs(pages, Path(app.srcdir), roots)
     state.root = project.settings.root
     memory.freeze_what_lives_on()  # the analysis
+    fingerprinting.take_fingerprints(app, site, pages)
     logger.info(
         "[refgen] %d scenario classes, %d pages planned, %d stubs rewritten",
         len(project.classes),
@@ -134,6 +134,7 @@ def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
     together.
     """
     examples.run_queued_examples(app, env)
+    fingerprinting.keep_fingerprints(app, env)
     ahead_events.stop_computing_ahead(app, env)
     viewcode.forget_modules_nothing_documents(env)
     write_again = [
@@ -295,6 +296,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("source-read", records.start_capture)
     app.connect("doctree-read", records.stop_capture)
     app.connect("doctree-read", memory.release_read_doctrees)
+    app.connect("doctree-read", fingerprinting.receive_when_ready)
     app.connect("env-purge-doc", memory.let_go_of_pages_read)
     app.connect("write-started", records.start_write_capture)
     app.connect("doctree-resolved", records.note_write_warnings)
@@ -306,6 +308,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)
     app.connect("html-page-context", stubs.no_stub_source)
     app.connect("build-finished", navigation.write_shared_navigation)
+    app.connect("write-started", exports.start_markdown_files)
     app.connect("build-finished", exports.write_exports)
     app.connect("write-started", memory.freeze_what_was_read)
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from refgen.analysis.model import ExampleBlock, Problem
 from refgen.evaluate.values import EntryValues
+from refgen.files import WrittenAside
 from refgen.project import Project
 from refgen.prose.docstrings import ClassText
 from refgen.site.plan import PlannedPage
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from refgen.site.fingerprint import ForkedFingerprints
     from refgen.sphinx.ahead import Prefetcher
 
 StoredWarning = tuple[str, str | None, str | None, Any]
@@ -103,8 +105,20 @@ class BuildState:
     class_texts: list[ClassText] | None = None
     """The author's words of every class, from the site's outlines, for the prose audit
     (:mod:`refgen.sphinx.prose_audit`); None: not planned in this process."""
+    fingerprinting: ForkedFingerprints | None = None
+    """The pages' fingerprints being taken beside the build, until every page is read
+    (:mod:`refgen.sphinx.fingerprinting`)."""
 
-    TRANSIENT: ClassVar[tuple[str, ...]] = ("ahead", "navigation", "class_texts")
+    markdown_files: WrittenAside | None = None
+    """The pages' Markdown files being written while the HTML is (:mod:`refgen.sphinx.exports`)."""
+
+    TRANSIENT: ClassVar[tuple[str, ...]] = (
+        "ahead",
+        "navigation",
+        "class_texts",
+        "fingerprinting",
+        "markdown_files",
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if k not in self.TRANSIENT}
@@ -117,14 +131,24 @@ class BuildState:
 
     def start_build(self, project: Project, ahead: Prefetcher) -> None:
         """``builder-inited``: a new Project and Prefetcher, nothing of the last build's own."""
-        if self.ahead is not None:
-            self.ahead.stop()
+        self.stop_workers()
+        if self.markdown_files is not None:  # of a build that stopped before its end
+            self.markdown_files.join_quietly()
+            self.markdown_files = None
         self.project = project
         self.ahead = ahead
         self.planned = {}
         self.anything_read = False
         self.navigation = None
         self.class_texts = None
+
+    def stop_workers(self) -> None:
+        """Stop the processes this build forked, if any are left."""
+        if self.ahead is not None:
+            self.ahead.stop()
+        if self.fingerprinting is not None:
+            self.fingerprinting.close()
+            self.fingerprinting = None
 
     def record_of(self, docname: str) -> PageRecord:
         """The record of ``docname``, begun if it has none."""

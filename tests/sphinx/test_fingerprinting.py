@@ -1,0 +1,118 @@
+"""A fresh build takes its pages' fingerprints in a fork, beside the build
+(:mod:`refgen.sphinx.fingerprinting`): the same fingerprints the build would take, of
+the files as the build imported them, taken by the build itself when the fork fails."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from refgen.evaluate.ahead import FORK_AVAILABLE
+from refgen.site.fingerprint import ForkedFingerprints
+from refgen.sphinx import fingerprinting
+from refgen.sphinx.state import STATE
+from refgen.testing import BuildResult, ScenarioProject
+from tests.sphinx.test_incremental import chain_value, reread, touch_edit, write_chain
+
+pytestmark = pytest.mark.skipif(not FORK_AVAILABLE, reason="the fingerprints fork (Linux only)")
+
+FORKED = "pages fingerprinted in process"
+
+
+def kept_fingerprints(project: ScenarioProject) -> dict[str, str | None]:
+    """The fingerprint each generated page's record keeps for the next build."""
+    pickled = project.root / "_build" / "html" / ".doctrees" / "environment.pickle"
+    env = pickle.loads(pickled.read_bytes())
+    pages = getattr(env, STATE).pages
+    return {docname: record.fingerprint for docname, record in pages.items()}
+
+
+def build(project: ScenarioProject) -> BuildResult:
+    result = project.build("html", "-W", "-v")
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_a_fresh_build_fingerprints_in_a_fork_as_the_build_itself_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = write_chain(tmp_path)
+    assert FORKED in build(project).stdout
+    forked = kept_fingerprints(project)
+    shutil.rmtree(project.root / "_build")
+    with monkeypatch.context() as patched:
+        patched.setattr(fingerprinting, "_may_fork", lambda app: False)
+        assert FORKED not in build(project).stdout
+    assert forked == kept_fingerprints(project)
+    assert all(forked.values()) and len(set(forked.values())) == len(forked)
+    shutil.rmtree(project.root / "_build")
+    assert FORKED in build(project).stdout
+    # The next build compares with them: nothing changed, nothing read.
+    again = build(project)
+    assert FORKED not in again.stdout  # records to compare with: taken while planning
+    assert reread(again) == set()
+
+
+@pytest.mark.parametrize(
+    ("module", "old", "new", "shown_first", "shown_next"),
+    [
+        ("constants", "RATE = 3.0", "RATE = 4.0", "7", "9"),  # imported with the library
+        ("deep", "return x * 2", "return x * 5", "16", "16"),  # imported by a helper's body
+    ],
+)
+def test_a_file_saved_while_the_build_runs_is_fingerprinted_as_it_was_planned(
+    tmp_path: Path, module: str, old: str, new: str, shown_first: str, shown_next: str
+) -> None:
+    """The fork reads the files after the build planned the pages: an editor saving a file
+    in between must not leave the next build with a page of old code taken as current.
+    A module the library imported shows its old code, and the next build reads the page
+    again; one a helper imports in its body shows the new code at once."""
+    project = write_chain(tmp_path)
+    path = project.src / "chain" / f"{module}.py"
+    marker = tmp_path / "saved"
+    conf = project.docs / "conf.py"
+    conf.write_text(
+        conf.read_text()
+        + f"""
+
+def _save_while_building(app):
+    from pathlib import Path
+    marker, path = Path({str(marker)!r}), Path({str(path)!r})
+    if not marker.exists():  # the user saves once, after the build planned its pages
+        marker.touch()
+        path.write_text(path.read_text().replace({old!r}, {new!r}))
+
+
+def setup(app):
+    app.connect("builder-inited", _save_while_building, priority=900)
+"""
+    )
+    first = build(project)
+    assert FORKED in first.stdout
+    assert chain_value(first, "Direct", "result") == shown_first
+    again = build(project)
+    assert ("reference/chain.models/Direct" in reread(again)) == (shown_next != shown_first)
+    assert chain_value(again, "Direct", "result") == shown_next
+
+
+def test_a_fork_that_dies_leaves_the_fingerprints_to_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def die(forked: ForkedFingerprints, key: str) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    project = write_chain(tmp_path)
+    with monkeypatch.context() as patched:
+        patched.setattr(ForkedFingerprints, "_in_fork", die)
+        assert FORKED in build(project).stdout
+    assert all(kept_fingerprints(project).values())
+    assert reread(build(project)) == set()
+    touch_edit(project.src / "chain" / "constants.py", "RATE = 3.0", "RATE = 4.0")
+    edited = build(project)
+    assert "reference/chain.models/Direct" in reread(edited)
+    assert chain_value(edited, "Direct", "result") == "9"
