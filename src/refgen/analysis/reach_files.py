@@ -188,15 +188,24 @@ def too_deep(
     store: IndexStore, path: str, read: Callable[[str], ModuleSource]
 ) -> SourceTooDeep | None:
     """Why Python's parser gives up on the file ``path`` as it is now, if it does (None
-    too when the file cannot be read), from the index ``store`` keeps of its bytes: the
-    file is parsed (by ``read``, whose parse analysis shares) only when they changed
-    since the build that kept it."""
+    too when the file cannot be read or parsed otherwise): from the index ``store``
+    kept of its bytes, so the file is parsed only when they changed since the build that
+    kept it. Then ``read`` parses it (analysis shares that parse); the file is indexed
+    when the fingerprints need it, perhaps in another process."""
     try:
         data = Path(path).read_bytes()
     except OSError:
         return None
-    index = store.index(path, data, lambda digest: index_module(path, digest, read(path)))
-    if index.too_deep is None:
+    known = store.known(path, data)
+    if known is None:
+        try:
+            read(path)
+        except SourceTooDeep as error:
+            return error
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+            return None  # documented without its source
         return None
-    line, reason = index.too_deep
+    if known.too_deep is None:
+        return None
+    line, reason = known.too_deep
     return SourceTooDeep(reason, (path, line, None, None))

@@ -362,6 +362,15 @@ class IndexStore:
             return {}
         return kept if version == STORE_VERSION and isinstance(kept, dict) else {}
 
+    def known(self, path: str, data: bytes) -> FileIndex | None:
+        """The index of ``path`` as ``data`` holds it, if one is made or kept already."""
+        digest = file_digest(data)
+        for found in (self._current.get(path), self._kept.get(path)):
+            if found is not None and found.digest == digest:
+                self._current[path] = found
+                return found
+        return None
+
     def index(self, path: str, data: bytes, build: Callable[[str], FileIndex]) -> FileIndex:
         """The index of ``path`` as ``data`` holds it: the kept one if the bytes are
         the same, else ``build(digest)``, a new one."""
