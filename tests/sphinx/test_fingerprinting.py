@@ -4,10 +4,12 @@ the files as the build imported them, taken by the build itself when the fork fa
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 import shutil
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +118,81 @@ def test_a_fork_that_dies_leaves_the_fingerprints_to_the_build(
     edited = build(project)
     assert "reference/chain.models/Direct" in reread(edited)
     assert chain_value(edited, "Direct", "result") == "9"
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_a_sibling_package_saved_while_the_fork_runs_is_fingerprinted_as_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linked: bool
+) -> None:
+    """A helper imports, in its body, a module of another package beside the project's;
+    the file is saved once the pages are read and before the (slow) fork reads it: the
+    fork must fingerprint the code the build ran, so the next build reads the page again.
+    A package behind a symbolic link to a folder is not in the snapshot: the page's
+    fingerprint then matches nothing, without a warning."""
+    project = write_chain(tmp_path)
+    sibling = project.src / "chainx"
+    if linked:
+        (tmp_path / "elsewhere").mkdir()
+        sibling.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    else:
+        sibling.mkdir()
+    (sibling / "__init__.py").write_text("")
+    shutil.copy(project.src / "chain" / "deep.py", sibling / "deep.py")
+    helpers = project.src / "chain" / "helpers.py"
+    helpers.write_text(helpers.read_text().replace("from chain.deep", "from chainx.deep"))
+    marker = tmp_path / "saved"
+    conf = project.docs / "conf.py"
+    conf.write_text(
+        conf.read_text()
+        + f"""
+
+def _save_once_read(app, env):
+    from pathlib import Path
+    marker, deep = Path({str(marker)!r}), Path({str(sibling / "deep.py")!r})
+    if not marker.exists():
+        marker.touch()
+        deep.write_text(deep.read_text().replace("return x * 2", "return x * 5"))
+
+
+def setup(app):
+    app.connect("env-updated", _save_once_read, priority=100)
+"""
+    )
+    forked = ForkedFingerprints._in_fork
+
+    def slow(self: ForkedFingerprints, key: str) -> object:
+        time.sleep(2)  # a large site's fork, still walking when the file is saved
+        return forked(self, key)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ForkedFingerprints, "_in_fork", slow)
+        first = build(project)
+    assert FORKED in first.stdout
+    assert chain_value(first, "Direct", "result") == "7"
+    kept = kept_fingerprints(project)["reference/chain.models/Direct"]
+    assert kept is not None and kept.startswith("unknown") == linked
+    again = build(project)
+    assert "reference/chain.models/Direct" in reread(again)
+    assert chain_value(again, "Direct", "result") == "16"
+
+
+def test_a_build_that_fails_after_planning_leaves_no_fork(tmp_path: Path) -> None:
+    """Another ``builder-inited`` handler fails after refgen planned the pages: Sphinx
+    emits no ``build-finished`` then, and no process is left running."""
+    project = write_chain(tmp_path)
+    conf = project.docs / "conf.py"
+    conf.write_text(
+        conf.read_text()
+        + """
+
+def _fail(app):
+    raise RuntimeError("a later handler fails")
+
+
+def setup(app):
+    app.connect("builder-inited", _fail, priority=900)
+"""
+    )
+    failed = project.build("html", "-v")
+    assert failed.returncode != 0
+    assert multiprocessing.active_children() == []

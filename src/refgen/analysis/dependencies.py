@@ -61,3 +61,21 @@ def data_files_digest(roots: Iterable[Path]) -> str:
             except OSError as error:
                 hashed.update(f"{type(error).__name__}: {error.strerror}".encode())
     return hashed.hexdigest()
+
+
+def python_files(folders: Iterable[Path]) -> list[Path]:
+    """The Python files under ``folders``, as the reach graph may read them, but not in
+    hidden folders, caches, ``node_modules`` or virtual environments (a folder holding
+    ``pyvenv.cfg``), and not through a folder that is a symbolic link."""
+    found = []
+    for folder in sorted(set(folders)):
+        for place, subfolders, files in os.walk(folder):
+            subfolders[:] = [
+                name
+                for name in subfolders
+                if not name.startswith(".")
+                and name not in ("__pycache__", "node_modules")
+                and not os.path.exists(os.path.join(place, name, "pyvenv.cfg"))
+            ]
+            found += [Path(place, name) for name in files if name.endswith(".py")]
+    return found

@@ -39,7 +39,7 @@ from typing import Any
 
 from refgen.analysis.failures import describe_error
 from refgen.analysis.guard import call_user_code
-from refgen.analysis.reach_files import Node, ReachFiles
+from refgen.analysis.reach_files import Node, NotInSnapshot, ReachFiles
 from refgen.analysis.reach_index import (
     FILE_TEXT,
     SNIPPET,
@@ -152,6 +152,8 @@ class Reach:
         user's code: a module's ``__getattr__`` runs)."""
         if node not in self._edges:
             found, error = call_user_code(self._resolve, node, timeout=self.timeout)
+            if isinstance(error, NotInSnapshot):
+                raise error  # not the user's code: the whole page cannot be known
             self._edges[node] = tuple(dict.fromkeys(found)) if error is None and found else ()
             if error is not None:  # resolving ran the user's code, which failed
                 why = f"resolving the names this code reads failed: {describe_error(error)}"

@@ -29,6 +29,13 @@ from refgen.analysis.reach_index import (
 from refgen.analysis.reach_module import index_module
 from refgen.analysis.source import ModuleSource, SourceTooDeep
 
+
+class NotInSnapshot(Exception):
+    """A file the graph would read that the snapshot of the build's files lacks: what
+    reaches it cannot be known (neither a ``SyntaxError`` nor an ``OSError``, which would
+    leave it out of the graph)."""
+
+
 Node = tuple[str, Local, str]
 """A node of the reach graph: its file, its place in the file and the module whose
 globals it reads."""
@@ -52,7 +59,7 @@ class ReachFiles:
         self._parsed: dict[str, Parsed] = {}
         self._inside_roots: dict[str, bool] = {}
         self._modules_by_file: dict[str, str] | None = None
-        self._snapshot: dict[str, bytes] = {}
+        self._snapshot: dict[str, bytes] | None = None
 
     def add_snippet(self, label: str, text: str) -> None:
         """Code that is not a file's (an Examples section), indexed under ``label``."""
@@ -90,21 +97,41 @@ class ReachFiles:
             )
         return self._inside_roots[path]
 
-    def take_snapshot(self, files: Iterable[Path] = ()) -> None:
-        """Read now ``files`` and those of every imported project module: the graph is then
-        made of the code as it was when the build ran it, though it is walked later (by a
-        worker), when an editor may have saved a file again."""
+    def take_snapshot(self, files: Iterable[Path], most_bytes: int) -> bool:
+        """Read now ``files`` and those of every imported project module, up to
+        ``most_bytes`` in all (False: more than that, and no snapshot is kept).
+
+        From then on the graph is made of the code as it was when the build ran it,
+        though it is walked later (by a worker), when an editor may have saved a file
+        again: a file the snapshot lacks is not read at all, and whatever reaches it
+        cannot be known (:class:`NotInSnapshot`).
+        """
         self.module_named("")
         assert self._modules_by_file is not None
+        taken: dict[str, bytes] = {}
+        size = 0
         for path in [*self._modules_by_file, *map(os.path.abspath, files)]:
-            if path not in self._snapshot:
-                with contextlib.suppress(OSError):
-                    self._snapshot[path] = Path(path).read_bytes()
+            if path in taken:
+                continue
+            with contextlib.suppress(OSError):  # unreadable now: so it is later
+                taken[path] = Path(path).read_bytes()
+                size += len(taken[path])
+            if size > most_bytes:
+                return False
+        self._snapshot = taken
+        return True
 
     def _bytes(self, path: str) -> bytes:
-        """The bytes of ``path``: as the snapshot holds them, or as they are now."""
+        """The bytes of ``path``: as the snapshot holds them, or as they are now when
+        there is none."""
+        if self._snapshot is None:
+            return Path(path).read_bytes()
         found = self._snapshot.get(os.path.abspath(path))
-        return found if found is not None else Path(path).read_bytes()
+        if found is not None:
+            return found
+        if not os.path.isfile(path):  # no file (code made from a string): as before
+            raise FileNotFoundError(path)
+        raise NotInSnapshot(path)
 
     def module_file(self, module_name: str) -> str | None:
         path = getattr(sys.modules.get(module_name), "__file__", None)

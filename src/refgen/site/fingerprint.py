@@ -42,7 +42,7 @@ import pint
 
 from refgen import __version__
 from refgen.analysis import discovery, modules
-from refgen.analysis.dependencies import data_files_digest, source_folders
+from refgen.analysis.dependencies import data_files_digest, python_files, source_folders
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
 from refgen.analysis.reach import Reach
@@ -58,6 +58,9 @@ from refgen.site.plan import PlannedPage
 
 if TYPE_CHECKING:
     from refgen.project import Project
+
+SNAPSHOT_MOST = 32 * 2**20
+"""Bytes of Python source beyond which the files are not kept to be fingerprinted later."""
 
 STORE = "refgen-reach.pickle"
 """The file, in a build's doctree folder, that keeps the reach index across builds."""
@@ -88,29 +91,37 @@ class Fingerprints:
 
 
 class ForkedFingerprints:
-    """The fingerprints of ``pages``, being taken by a process forked from the build.
+    """The fingerprints of ``pages``, taken by a process forked from the build
+    (:meth:`start`) from the files as a snapshot holds them
+    (:meth:`SiteIndex.take_snapshot`).
 
-    The fork has everything the build had when it was made, and nothing the build
-    does afterwards; it saves what it learnt for the next build itself. Making one
-    raises ``OSError`` when the system cannot fork.
+    The fork has everything the build had when it was made; it saves what it
+    learnt for the next build itself. When there is no fork (the system could not
+    make one), or it gives nothing (it died, or gave up), :meth:`take` takes them
+    here, from the same snapshot.
     """
 
     KEY = "fingerprints"
 
-    def __init__(self, site: SiteIndex, pages: Sequence[PlannedPage], patience: float) -> None:
+    def __init__(self, site: SiteIndex, pages: Sequence[PlannedPage]) -> None:
         self.site = site
         self.pages = tuple(pages)
-        self.worker: AheadWorker[str, Fingerprints] | None = AheadWorker(
-            self._in_fork, [self.KEY], patience
-        )
+        self.worker: AheadWorker[str, Fingerprints] | None = None
+
+    def start(self, patience: float) -> int | None:
+        """Fork the process that takes them; its process id, or None if it cannot be made."""
+        try:
+            self.worker = AheadWorker(self._in_fork, [self.KEY], patience)
+        except OSError:
+            return None
+        return self.worker.pid
 
     def _in_fork(self, _key: str) -> Fingerprints:
         self.site.project.progress = no_progress  # progress lines are the build's alone
         return self.site.take_fingerprints(self.pages)
 
     def take(self) -> Fingerprints:
-        """The fork's fingerprints, waited for; taken here when it gives none (it died,
-        or gave up)."""
+        """The fork's fingerprints, waited for; taken here when it gives none."""
         found = self.worker.take(self.KEY) if self.worker is not None else None
         self.close()
         return found if isinstance(found, Fingerprints) else self.site.take_fingerprints(self.pages)
@@ -125,10 +136,6 @@ class ForkedFingerprints:
         if self.worker is not None:
             self.worker.close()
             self.worker = None
-
-    @property
-    def pid(self) -> int | None:
-        return self.worker.pid if self.worker is not None else None
 
 
 def file_store(folder: Path | None) -> IndexStore:
@@ -253,14 +260,13 @@ class SiteIndex:
             extra = (page.kind, page.directive_argument, *page.children, *self.common)
             result.by_page[page.docname] = self.digests.combined((), *extra, also=[found]).hexdigest
 
-    def take_snapshot(self) -> None:
-        """Read now the files the fingerprints will be made of (:meth:`fingerprints` may
-        run later, in a worker): those of the imported modules, and every Python file in
-        the project's packages and beside them (a module a helper imports in its body)."""
-        roots = self.project.package_roots()
-        beside = (path for folder in source_folders(roots) for path in folder.glob("*.py"))
-        inside = (path for root in roots if root.is_dir() for path in root.rglob("*.py"))
-        self.reach.files.take_snapshot([*beside, *inside])
+    def take_snapshot(self) -> bool:
+        """Read now every file the fingerprints may be made of, so that
+        :meth:`fingerprints` can run later (in a worker, while the build evaluates the
+        library) and still see the code the build ran. False when the project's folders
+        hold more than :data:`SNAPSHOT_MOST` bytes of Python: no snapshot then."""
+        folders = source_folders(self.project.package_roots())
+        return self.reach.files.take_snapshot(python_files(folders), SNAPSHOT_MOST)
 
     def save(self) -> None:
         """Keep what this build learnt for the next, and let go of syntax trees."""

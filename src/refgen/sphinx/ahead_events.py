@@ -28,7 +28,7 @@ from sphinx.util import logging
 
 from refgen.site.compose import RecordedPage, recorded_page
 from refgen.site.plan import PlannedPage
-from refgen.sphinx import ahead, highlighting
+from refgen.sphinx import ahead, fingerprinting, highlighting
 from refgen.sphinx.state import build_state, project_of
 
 logger = logging.getLogger(__name__)
@@ -40,6 +40,7 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     # fingerprint changed, and a class reached through its entries alone is analysed
     # there for the first time (parsing the 600-class module again cost 0.25 s).
     project_of(env).release_syntax_trees()
+    fingerprinting.start_fingerprinting(app)
     state = build_state(env)
     if state.ahead is None:
         return

@@ -4,27 +4,28 @@ An incremental build compares each page's fingerprint with the one its record
 kept before it reads anything (:mod:`refgen.sphinx.incremental`), so it takes
 them while it plans the pages. A build that has no record to compare with (a
 fresh environment, a first build) needs them only to keep with the pages it
-reads, for the next build. There a process forked once the pages are planned
-(:class:`~refgen.evaluate.ahead.AheadWorker`) walks the reach graph and
-fingerprints every page on the other core, while Sphinx reads; the build
-takes its answer once every page is read (``env-updated``), before the
-environment is pickled. On the deep bench shape that is 1.4 s the build no
-longer spends before reading (bench/RESULTS.md).
+reads, for the next build. There a process forked when Sphinx starts reading
+(:class:`~refgen.site.fingerprint.ForkedFingerprints`) walks the reach graph
+and fingerprints every page on the other core; the build takes its answer
+once every page is read (``env-updated``), before the environment is
+pickled. On the deep bench shape that is 1.4 s the build no longer spends
+before reading (bench/RESULTS.md).
 
-The fingerprints are those the build would have taken itself: the fork has
-everything the build had once the pages were planned, and nothing the
-evaluation did since (a module a helper imports in its body, a cache it
-fills), and the files are read at planning
-(:meth:`~refgen.site.fingerprint.SiteIndex.take_snapshot`), so a file saved
-again while the build runs has its new text fingerprinted by the next build,
-not this one. Without a fork (a parallel build, a platform that cannot fork,
-a thread running), or once the fork has died or given up, the build takes them
-itself.
+The fingerprints are those of the code the build ran, though the fork reads
+the graph while the library is evaluated: every Python file under the
+project's folders is read when the pages are planned
+(:meth:`~refgen.site.fingerprint.SiteIndex.take_snapshot`), and the graph is
+made of those bytes only. A file saved while the build runs is seen by the
+next build, and a page that reaches a file the snapshot lacks gets a
+fingerprint that matches nothing. No snapshot, no fork: a parallel build, a
+platform that cannot fork, a thread running, more Python than
+:data:`~refgen.site.fingerprint.SNAPSHOT_MOST`; the build then takes the
+fingerprints while planning. A fork that cannot be made, dies or gives up
+leaves the build to take them from the snapshot once the pages are read.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 
 from sphinx.application import Sphinx
@@ -42,20 +43,27 @@ logger = logging.getLogger(__name__)
 
 
 def take_fingerprints(app: Sphinx, site: SiteIndex, pages: Sequence[PlannedPage]) -> None:
-    """Once the pages are planned: their fingerprints, now or in a fork (a fresh build)."""
+    """Once the pages are planned: their fingerprints now, or, in a fresh build, a
+    snapshot of the files they will be taken from once Sphinx starts reading
+    (:func:`start_fingerprinting`)."""
     state = build_state(app.env)
-    forked = None
-    if not any(page.docname in state.pages for page in pages) and _may_fork(app):
-        site.take_snapshot()
-        patience = 2 * site.project.settings.eval_timeout + 10
-        with contextlib.suppress(OSError):  # no fork today: the build takes them itself
-            forked = ForkedFingerprints(site, pages, patience)
-    if forked is None:
-        records.plan(app.env, list(pages), _reported(app.env, site.take_fingerprints(pages)))
+    fresh = not any(page.docname in state.pages for page in pages)
+    if fresh and _may_fork(app) and site.take_snapshot():
+        records.plan(app.env, list(pages), {})
+        state.fingerprinting = ForkedFingerprints(site, pages)
         return
-    logger.verbose("[refgen] pages fingerprinted in process %s", forked.pid)
-    records.plan(app.env, list(pages), {})
-    state.fingerprinting = forked
+    records.plan(app.env, list(pages), _reported(app.env, site.take_fingerprints(pages)))
+
+
+def start_fingerprinting(app: Sphinx) -> None:
+    """``env-before-read-docs``, once every ``builder-inited`` handler has run (one that
+    fails leaves no process behind): fork the process that takes the fingerprints."""
+    pending = build_state(app.env).fingerprinting
+    if pending is None or not _may_fork(app):
+        return  # taken from the snapshot once the pages are read
+    pid = pending.start(2 * project_of(app.env).settings.eval_timeout + 10)
+    if pid is not None:
+        logger.verbose("[refgen] pages fingerprinted in process %s", pid)
 
 
 def receive_when_ready(app: Sphinx, doctree: object) -> None:
