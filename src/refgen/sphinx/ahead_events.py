@@ -39,8 +39,8 @@ def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     # Parsed files are let go only now: ``env-get-outdated`` composes the pages whose
     # fingerprint changed, and a class reached through its entries alone is analysed
     # there for the first time (parsing the 600-class module again cost 0.25 s).
+    fingerprinting.start_fingerprinting(app)  # with the syntax trees: it walks them again
     project_of(env).release_syntax_trees()
-    fingerprinting.start_fingerprinting(app)
     state = build_state(env)
     if state.ahead is None:
         return
