@@ -24,8 +24,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any, NoReturn, TypeVar
@@ -75,17 +74,16 @@ class _RefusedExit:
         raise ProcessEnded(status)
 
 
-@contextmanager
-def _exit_refused() -> Iterator[None]:
-    """``os._exit`` raises :class:`ProcessEnded` in this process while the block runs."""
-    if not _in_main_thread() or isinstance(os._exit, _RefusedExit):
-        yield  # another thread's business, or an enclosing guarded call already refuses
-        return
-    os._exit = _RefusedExit(os.getpid())
-    try:
-        yield
-    finally:
-        os._exit = _real_exit
+_REFUSED: dict[int, _RefusedExit] = {}
+
+
+def _refused_exit() -> _RefusedExit:
+    """The ``os._exit`` of guarded calls in this process (one per process, made once)."""
+    pid = os.getpid()
+    found = _REFUSED.get(pid)
+    if found is None:
+        found = _REFUSED[pid] = _RefusedExit(pid)
+    return found
 
 
 @dataclass
@@ -103,49 +101,6 @@ def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-@contextmanager
-def _watching_interrupts() -> Iterator[_Interrupts]:
-    """Note a real SIGINT (then interrupt as usual) while the block runs."""
-    if not _in_main_thread():
-        yield _Interrupts()
-        return
-    previous = _signals.getsignal(signal.SIGINT)
-    outer = getattr(previous, "__self__", None)
-    if isinstance(outer, _Interrupts):
-        yield outer  # a guarded call inside another: the outer one watches
-        return
-    if previous is not signal.default_int_handler:
-        yield _Interrupts()  # someone else handles Ctrl-C; leave it to them
-        return
-    interrupts = _Interrupts()
-    _signals.signal(signal.SIGINT, interrupts.handle)
-    try:
-        yield interrupts
-    finally:
-        _signals.signal(signal.SIGINT, previous)
-
-
-@contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`TimedOut` in the block once ``seconds`` have passed."""
-    if not seconds or not _in_main_thread():
-        yield
-        return
-
-    def expire(signum: int, frame: FrameType | None) -> None:
-        raise TimedOut(seconds)
-
-    previous = _signals.signal(signal.SIGALRM, expire)
-    outer_left, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        _signals.signal(signal.SIGALRM, previous)
-        if outer_left:  # an enclosing limit keeps running
-            signal.setitimer(signal.ITIMER_REAL, outer_left)
-
-
 def call_user_code(
     function: Callable[..., T], *args: Any, timeout: float | None = None
 ) -> tuple[T | None, BaseException | None]:
@@ -156,14 +111,65 @@ def call_user_code(
     is returned, and so is :class:`TimedOut` when ``timeout`` seconds pass and
     :class:`ProcessEnded` when it calls ``os._exit``. The
     :class:`TimedOut` of an enclosing call's limit goes on to that call.
+
+    One function with ``try`` blocks, not three context managers: a build makes
+    about a hundred thousand guarded calls (bench/RESULTS.md).
     """
-    with _watching_interrupts() as interrupts, _exit_refused():
+    if not _in_main_thread():  # no signals here: neither a time limit nor Ctrl-C to tell
         try:
-            with _time_limit(timeout):
+            return function(*args), None
+        except BaseException as error:
+            if isinstance(error, TimedOut) and timeout is None:
+                raise
+            return None, error
+    interrupts, previous = _watch_interrupts()
+    refusing = not isinstance(os._exit, _RefusedExit)  # else an enclosing call refuses
+    if refusing:
+        os._exit = _refused_exit()
+    try:
+        try:
+            if not timeout:
                 return function(*args), None
+            return _within(timeout, function, args), None
         except BaseException as error:
             if isinstance(error, KeyboardInterrupt) and interrupts.received:
                 raise
             if isinstance(error, TimedOut) and timeout is None:
                 raise  # an enclosing call's time is up: it answers for the whole
             return None, error
+    finally:
+        if refusing:
+            os._exit = _real_exit
+        if previous is not None:
+            _signals.signal(signal.SIGINT, previous)
+
+
+def _watch_interrupts() -> tuple[_Interrupts, Any]:
+    """Note a real SIGINT (then interrupt as usual) while a guarded call runs: the
+    watcher, and the handler to put back after the call (None: nothing to put back)."""
+    previous = _signals.getsignal(signal.SIGINT)
+    outer = getattr(previous, "__self__", None)
+    if isinstance(outer, _Interrupts):
+        return outer, None  # a guarded call inside another: the outer one watches
+    interrupts = _Interrupts()
+    if previous is not signal.default_int_handler:
+        return interrupts, None  # someone else handles Ctrl-C; leave it to them
+    _signals.signal(signal.SIGINT, interrupts.handle)
+    return interrupts, previous
+
+
+def _within(seconds: float, function: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """``function(*args)``, raising :class:`TimedOut` once ``seconds`` have passed."""
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise TimedOut(seconds)
+
+    previous = _signals.signal(signal.SIGALRM, expire)
+    outer_left, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return function(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _signals.signal(signal.SIGALRM, previous)
+        if outer_left:  # an enclosing limit keeps running
+            signal.setitimer(signal.ITIMER_REAL, outer_left)
