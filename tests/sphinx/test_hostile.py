@@ -282,6 +282,35 @@ def test_a_real_ctrl_c_still_stops() -> None:
         signal.signal(signal.SIGINT, previous)
 
 
+def test_a_ctrl_c_while_the_guard_sets_up_puts_its_handler_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Ctrl-C lands after the guard's handler is in place and before the user's code
+    runs (found by review: the handler stayed, and every later guarded call took a
+    user-raised KeyboardInterrupt for a real Ctrl-C)."""
+    getpid = os.getpid
+    pressed = [False]
+
+    def pressing_ctrl_c() -> int:  # the guard asks for the process id while it sets up
+        if not pressed[0]:
+            pressed[0] = True
+            os.kill(getpid(), signal.SIGINT)
+            signal.sigtimedwait([], 0)
+        return getpid()
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        monkeypatch.setattr(os, "getpid", pressing_ctrl_c)
+        with pytest.raises(KeyboardInterrupt):
+            call_user_code(lambda: None)
+        monkeypatch.setattr(os, "getpid", getpid)
+        assert pressed[0]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        test_a_raised_keyboard_interrupt_is_data()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_a_raised_keyboard_interrupt_is_data() -> None:
     def raising() -> None:
         raise KeyboardInterrupt("from the scenario")

@@ -122,11 +122,20 @@ def call_user_code(
             if isinstance(error, TimedOut) and timeout is None:
                 raise
             return None, error
-    interrupts, previous = _watch_interrupts()
-    refusing = not isinstance(os._exit, _RefusedExit)  # else an enclosing call refuses
-    if refusing:
-        os._exit = _refused_exit()
+    previous = _signals.getsignal(signal.SIGINT)
+    outer = getattr(previous, "__self__", None)
+    # A guarded call inside another: the outer one watches for Ctrl-C. Someone else's
+    # handler: Ctrl-C is theirs to handle. Else this call watches.
+    watching = not isinstance(outer, _Interrupts) and previous is signal.default_int_handler
+    interrupts = outer if isinstance(outer, _Interrupts) else _Interrupts()
+    refusing = False
     try:
+        # Inside the try: a Ctrl-C just after a handler is swapped in still puts it back.
+        if watching:
+            _signals.signal(signal.SIGINT, interrupts.handle)
+        if not isinstance(os._exit, _RefusedExit):  # else an enclosing call refuses
+            refusing = True
+            os._exit = _refused_exit()
         try:
             if not timeout:
                 return function(*args), None
@@ -138,24 +147,12 @@ def call_user_code(
                 raise  # an enclosing call's time is up: it answers for the whole
             return None, error
     finally:
-        if refusing:
-            os._exit = _real_exit
-        if previous is not None:
-            _signals.signal(signal.SIGINT, previous)
-
-
-def _watch_interrupts() -> tuple[_Interrupts, Any]:
-    """Note a real SIGINT (then interrupt as usual) while a guarded call runs: the
-    watcher, and the handler to put back after the call (None: nothing to put back)."""
-    previous = _signals.getsignal(signal.SIGINT)
-    outer = getattr(previous, "__self__", None)
-    if isinstance(outer, _Interrupts):
-        return outer, None  # a guarded call inside another: the outer one watches
-    interrupts = _Interrupts()
-    if previous is not signal.default_int_handler:
-        return interrupts, None  # someone else handles Ctrl-C; leave it to them
-    _signals.signal(signal.SIGINT, interrupts.handle)
-    return interrupts, previous
+        try:  # Ctrl-C's handler first: a Ctrl-C now would skip what follows it
+            if watching:
+                _signals.signal(signal.SIGINT, previous)
+        finally:
+            if refusing:
+                os._exit = _real_exit
 
 
 def _within(seconds: float, function: Callable[..., T], args: tuple[Any, ...]) -> T:
