@@ -22,6 +22,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from refgen.analysis import guard
 from refgen.analysis.guard import call_user_code
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html
@@ -307,6 +308,19 @@ def test_a_ctrl_c_while_the_guard_sets_up_puts_its_handler_back(
         assert pressed[0]
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         test_a_raised_keyboard_interrupt_is_data()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_a_handler_a_ctrl_c_left_behind_is_put_back_by_the_next_call() -> None:
+    """A Ctrl-C that lands as a guarded call ends, before it puts Python's handler back,
+    leaves refgen's watcher installed: the next guarded call puts the handler back, and
+    takes a user-raised KeyboardInterrupt for data again."""
+    left = guard._Interrupts(received=True, running=False, previous=signal.default_int_handler)
+    previous = signal.signal(signal.SIGINT, left.handle)
+    try:
+        test_a_raised_keyboard_interrupt_is_data()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -91,6 +91,10 @@ class _Interrupts:
     """Whether SIGINT arrived while user code ran."""
 
     received: bool = False
+    running: bool = True
+    """False once its guarded call is done: a handler still installed then was left by a
+    Ctrl-C that landed as the call ended, and the next call puts ``previous`` back."""
+    previous: Any = None
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
         self.received = True
@@ -124,10 +128,13 @@ def call_user_code(
             return None, error
     previous = _signals.getsignal(signal.SIGINT)
     outer = getattr(previous, "__self__", None)
+    if isinstance(outer, _Interrupts) and not outer.running:  # left by a Ctrl-C: undo
+        _signals.signal(signal.SIGINT, outer.previous)
+        previous, outer = outer.previous, None
     # A guarded call inside another: the outer one watches for Ctrl-C. Someone else's
     # handler: Ctrl-C is theirs to handle. Else this call watches.
     watching = not isinstance(outer, _Interrupts) and previous is signal.default_int_handler
-    interrupts = outer if isinstance(outer, _Interrupts) else _Interrupts()
+    interrupts = outer if isinstance(outer, _Interrupts) else _Interrupts(previous=previous)
     refusing = False
     try:
         # Inside the try: a Ctrl-C just after a handler is swapped in still puts it back.
@@ -151,6 +158,8 @@ def call_user_code(
             if watching:
                 _signals.signal(signal.SIGINT, previous)
         finally:
+            if watching:
+                interrupts.running = False
             if refusing:
                 os._exit = _real_exit
 
