@@ -24,7 +24,7 @@ from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.failures import describe_error, import_problem, imported_from
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, RegistryDoc, SourceLocation, WarningKind
-from refgen.analysis.source import ModuleSource, SourceTooDeep
+from refgen.analysis.source import ModuleSource, SourceTooDeep, parse_problem
 from refgen.config import Settings, setting_line, setting_name
 
 T = TypeVar("T")
@@ -53,7 +53,7 @@ class Loaded:
     ) -> None:
         self.settings = settings
         self._cache = cache
-        self._source_check = source_check or _parsed_check
+        self._source_check = source_check or parse_problem
         self.done = False
         self.modules: dict[str, ModuleType] = {}
         """The configured modules that imported, by name, in configuration order."""
@@ -191,14 +191,3 @@ class Loaded:
         """Record ``problem`` once."""
         if problem not in self.problems:
             self.problems.append(problem)
-
-
-def _parsed_check(path: str, read: Callable[[str], ModuleSource]) -> SourceTooDeep | None:
-    """The file parsed by ``read`` (the analysis cache, which analysis reads it from next)."""
-    try:
-        read(path)
-    except SourceTooDeep as error:
-        return error
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return None  # its classes are documented without their source, as before
-    return None

@@ -27,7 +27,7 @@ from refgen.analysis.reach_index import (
     parse_text,
 )
 from refgen.analysis.reach_module import index_module
-from refgen.analysis.source import ModuleSource, SourceTooDeep
+from refgen.analysis.source import ModuleSource, SourceTooDeep, parse_problem
 
 
 class NotInSnapshot(Exception):
@@ -225,13 +225,7 @@ def too_deep(
         return None
     known = store.known(path, data)
     if known is None:
-        try:
-            read(path)
-        except SourceTooDeep as error:
-            return error
-        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-            return None  # documented without its source
-        return None
+        return parse_problem(path, read)
     if known.too_deep is None:
         return None
     line, reason = known.too_deep

@@ -364,8 +364,10 @@ class IndexStore:
 
     def known(self, path: str, data: bytes) -> FileIndex | None:
         """The index of ``path`` as ``data`` holds it, if one is made or kept already."""
-        digest = file_digest(data)
-        for found in (self._current.get(path), self._kept.get(path)):
+        return self._known(path, file_digest(data))
+
+    def _known(self, path: str, digest: str) -> FileIndex | None:
+        for found in (self._current.get(path), self._kept.get(path)):  # this build's first
             if found is not None and found.digest == digest:
                 self._current[path] = found
                 return found
@@ -375,23 +377,21 @@ class IndexStore:
         """The index of ``path`` as ``data`` holds it: the kept one if the bytes are
         the same, else ``build(digest)``, a new one."""
         digest = file_digest(data)
-        current = self._current.get(path)
-        if current is not None and current.digest == digest:  # asked already this build
-            return current
-        kept = self._kept.get(path)
-        if kept is None or kept.digest != digest:
-            previous = kept
-            try:
-                kept = build(digest)
-            except SourceTooDeep as error:
-                deep = (error.lineno or 1, error.msg)
-                kept = FileIndex(path, digest, changed=True, too_deep=deep)
-            except (SyntaxError, ValueError, UnicodeDecodeError):  # its text still counts
-                kept = FileIndex(path, digest, changed=True)
-            # Facts of the nodes an edit left as they were are the same facts.
-            kept._previous = previous.facts if previous is not None else {}
-        self._current[path] = kept
-        return kept
+        found = self._known(path, digest)
+        if found is not None:
+            return found
+        previous = self._kept.get(path)
+        try:
+            made = build(digest)
+        except SourceTooDeep as error:
+            deep = (error.lineno or 1, error.msg)
+            made = FileIndex(path, digest, changed=True, too_deep=deep)
+        except (SyntaxError, ValueError, UnicodeDecodeError):  # its text still counts
+            made = FileIndex(path, digest, changed=True)
+        # Facts of the nodes an edit left as they were are the same facts.
+        made._previous = previous.facts if previous is not None else {}
+        self._current[path] = made
+        return made
 
     def save(self) -> None:
         """Keep the indices of this build's files, if any was filled in."""

@@ -11,6 +11,7 @@ import ast
 import dataclasses
 import functools
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from refgen.collector import collector_paused
@@ -395,3 +396,16 @@ def imported_modules(module: ModuleSource, package: str | None) -> list[str]:
             names.append(base)
             names += [f"{base}.{alias.name}" for alias in node.names]
     return names
+
+
+def parse_problem(path: str, read: Callable[[str], ModuleSource]) -> SourceTooDeep | None:
+    """Why Python cannot parse ``path`` (``read`` parses it, and analysis shares that
+    parse): nested too deeply; None when it can, and when it cannot be read or parsed for
+    another reason (its classes are documented without their source)."""
+    try:
+        read(path)
+    except SourceTooDeep as error:
+        return error
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    return None
