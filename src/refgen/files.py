@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import queue
 import tempfile
 import threading
 from collections.abc import Callable
@@ -45,15 +46,22 @@ class WrittenAside:
 
     def __init__(self, files: list[tuple[Path, str]], write: Callable[[Path, str], object]) -> None:
         self.error: BaseException | None = None
+        self._queue: queue.SimpleQueue[tuple[Path, str] | None] = queue.SimpleQueue()
+        for file in files:
+            self._queue.put(file)
         self._thread = threading.Thread(
-            target=self._write, args=(files, write), name="refgen-files", daemon=True
+            target=self._write, args=(write,), name="refgen-files", daemon=True
         )
         self._thread.start()
 
-    def _write(self, files: list[tuple[Path, str]], write: Callable[[Path, str], object]) -> None:
+    def add(self, path: Path, text: str) -> None:
+        """One more file to write."""
+        self._queue.put((path, text))
+
+    def _write(self, write: Callable[[Path, str], object]) -> None:
         try:
-            for path, text in files:
-                write(path, text)
+            while (file := self._queue.get()) is not None:
+                write(*file)
         except BaseException as error:  # raised again in the caller's thread, by finish()
             self.error = error
 
@@ -65,4 +73,5 @@ class WrittenAside:
 
     def join_quietly(self) -> None:
         """Wait for the thread, whatever stopped it."""
+        self._queue.put(None)
         self._thread.join()

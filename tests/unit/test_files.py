@@ -41,3 +41,10 @@ def test_a_failed_build_waits_for_the_thread_without_its_error(tmp_path: Path) -
     aside = WrittenAside([(tmp_path / "taken.md", "two")], write)
     aside.join_quietly()
     assert aside.error is not None
+
+
+def test_files_added_while_the_thread_runs_are_written_too(tmp_path: Path) -> None:
+    aside = WrittenAside([(tmp_path / "first.md", "one")], write)
+    aside.add(tmp_path / "later.md", "two")
+    aside.finish()
+    assert (tmp_path / "later.md").read_text(encoding="utf-8") == "two"

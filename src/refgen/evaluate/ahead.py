@@ -119,6 +119,14 @@ class AheadWorker(Generic[K, R]):
             return NOT_GIVEN
         return cast(R, result)  # what compute(key) returned, pickled and back
 
+    def has_given(self, key: K) -> bool:
+        """Whether :meth:`take` of ``key`` would return without waiting, after receiving
+        without waiting what the child has sent so far."""
+        if os.getpid() != self._owner or key not in self._expected:
+            return True
+        self._receive_ready()
+        return self._done or key in self._results
+
     def has_given_all(self) -> bool:
         """Whether every result not yet taken has been received (or never will be),
         after receiving without waiting what the child has sent so far: a child whose

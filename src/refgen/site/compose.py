@@ -55,11 +55,14 @@ class ComposedPage:
 
 @dataclass(frozen=True)
 class RecordedPage:
-    """A composed page with what the build records of it: its digest and its Markdown."""
+    """A composed page with what the build records of it: its digest and its Markdown.
+
+    Both are None for a page whose worker gives them later, while the pages are written
+    (:mod:`refgen.sphinx.finishing`)."""
 
     composed: ComposedPage
-    digest: str
-    markdown: str
+    digest: str | None
+    markdown: str | None
 
 
 def recorded_page(project: Project, planned: PlannedPage, stub_path: str) -> RecordedPage | str:

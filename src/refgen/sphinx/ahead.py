@@ -6,10 +6,12 @@ registry values and elasticities (bench/RESULTS.md). At
 :class:`Prefetcher` forks a worker (:class:`~refgen.evaluate.ahead.AheadWorker`)
 that computes, in the order the pages will be read, each class's
 :class:`Figures`: its values, its elasticities and its page composed after
-them; then, in a clean build, the modules viewcode shows, lexed in pieces
-(:mod:`refgen.sphinx.highlighting`). The directive of a class page takes its
-figures and page (:meth:`Prefetcher.take_page`), and whatever the worker did
-not give is computed as it would be without one.
+them. While the pages are written it goes on with what the build records of
+those pages (:class:`PageEnding`: the page's digest and Markdown,
+:mod:`refgen.sphinx.finishing`), then, in a clean build, lexes the modules
+viewcode shows (:mod:`refgen.sphinx.highlighting`). The directive of a class
+page takes its figures and page (:meth:`Prefetcher.take_page`), and whatever
+the worker did not give is computed as it would be without one.
 
 The Prefetcher also keeps the pages an incremental build composed at
 ``env-get-outdated`` to see whether they changed
@@ -34,7 +36,8 @@ from refgen.evaluate.ahead import AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity
 from refgen.evaluate.values import EntryValues
 from refgen.project import Project
-from refgen.site.compose import RecordedPage, recorded_page
+from refgen.site import compose
+from refgen.site.compose import ComposedPage, RecordedPage
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.highlighting import LexedPieces
 
@@ -52,13 +55,21 @@ class FiguresOf:
 
 
 @dataclass(frozen=True)
+class EndingOf:
+    """What to compute ahead: the :class:`PageEnding` of the class ``qualname``'s page, as
+    composed with its figures."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
 class LexedModule:
     """What to compute ahead: the text of the module ``name`` lexed in pieces."""
 
     name: str
 
 
-AheadKey = FiguresOf | LexedModule
+AheadKey = FiguresOf | EndingOf | LexedModule
 
 
 @dataclass(frozen=True)
@@ -67,11 +78,22 @@ class Figures:
 
     values: tuple[EntryValues, ...]
     sensitivities: tuple[Sensitivity, ...]
-    page: RecordedPage | None
+    page: ComposedPage | None
     """None when composing the page failed: the build composes it and reports why."""
+    ending: PageEnding | None = None
+    """The page's ending, when the worker was asked for it with the page; None when it
+    gives it later (an :class:`EndingOf` key)."""
 
 
-AheadResult = Figures | LexedPieces
+@dataclass(frozen=True)
+class PageEnding:
+    """What the build records of a page the worker composed: its digest and Markdown."""
+
+    digest: str
+    markdown: str
+
+
+AheadResult = Figures | PageEnding | LexedPieces
 
 
 class Prefetcher:
@@ -84,16 +106,23 @@ class Prefetcher:
         self._lexing: dict[str, Callable[[], LexedPieces]] = {}
         self._pages: dict[PlannedPage, RecordedPage] = {}
         """Pages composed already, until the directive takes them."""
+        self._unended: dict[str, str] = {}
+        """Docname -> class of each page taken from the worker whose :class:`PageEnding`
+        is not taken yet, in the order the worker computes them."""
+        self._composed: dict[str, ComposedPage] = {}
+        """In the worker: the class pages it composed, until it gives their endings."""
+        self._endings_later = True
 
     def start(
         self,
         class_pages: Mapping[str, tuple[PlannedPage, str]],
         lexing: Mapping[str, Callable[[], LexedPieces]],
+        endings_later: bool = True,
     ) -> AheadWorker[AheadKey, AheadResult | None] | None:
         """Fork a worker computing the :class:`Figures` of the classes of ``class_pages``
         (dotted path -> the page and the path of its stub, in the order they will be
-        read), then running the ``lexing`` jobs (module name -> job); None when a
-        worker would not pay."""
+        read), then (``endings_later``) the endings of their pages, then running the
+        ``lexing`` jobs (module name -> job); None when a worker would not pay."""
         self._close_worker()
         wanted = [
             FiguresOf(s.qualname)
@@ -104,10 +133,12 @@ class Prefetcher:
             return None
         self._class_pages = dict(class_pages)
         self._lexing = dict(lexing)
+        self._endings_later = endings_later
         # The child needs longer than one time limit only when the library's code runs
         # into it again and again; the build then does the rest itself.
         patience = 2 * self.project.settings.eval_timeout + 10
-        keys: list[AheadKey] = [*wanted, *map(LexedModule, self._lexing)]
+        endings = [EndingOf(key.qualname) for key in wanted] if endings_later else []
+        keys: list[AheadKey] = [*wanted, *endings, *map(LexedModule, self._lexing)]
         self.worker = AheadWorker(self._compute, keys, patience)
         return self.worker
 
@@ -116,6 +147,8 @@ class Prefetcher:
         the worker compute (the build computes them, and says why)."""
         if isinstance(key, LexedModule):
             return self._lexing[key.name]()
+        if isinstance(key, EndingOf):
+            return self._ending(key.qualname)
         project = self.project
         scenario = project.scenario_named(key.qualname)
         if isinstance(scenario, str):
@@ -124,8 +157,24 @@ class Prefetcher:
         if isinstance(values, str) or isinstance(sensitivities, str):
             return None
         planned, stub_path = self._class_pages[key.qualname]
-        page = recorded_page(project, planned, stub_path)
-        return Figures(values, sensitivities, None if isinstance(page, str) else page)
+        page = compose.compose(project, planned, stub_path)
+        if isinstance(page, str):
+            return Figures(values, sensitivities, None)
+        self._composed[key.qualname] = page
+        if self._endings_later:
+            return Figures(values, sensitivities, page)
+        return Figures(values, sensitivities, page, self._ending(key.qualname))
+
+    def _ending(self, qualname: str) -> PageEnding | None:
+        """In the worker, once every class's figures are given: the digest and Markdown
+        of a page it composed (1.3 of the 10 s it worked while the deep bench shape's
+        pages were read, where it is the slower of the two processes: bench/RESULTS.md)."""
+        composed = self._composed.pop(qualname, None)
+        if composed is None:
+            return None
+        page = compose.recorded(composed, self._class_pages[qualname][0].docname)
+        assert page.digest is not None and page.markdown is not None
+        return PageEnding(page.digest, page.markdown)
 
     def _scenarios_of(self, classes: Iterable[str]) -> list[ScenarioDoc]:
         found = (self.project.scenario_named(dotted) for dotted in classes)
@@ -153,12 +202,32 @@ class Prefetcher:
         if len(figures.values) != len(scenario.registry_entries):
             return  # not this class's figures: nor what was made of them
         self.project.remember_figures(scenario, figures.values, figures.sensitivities)
-        if figures.page is not None:
-            self._pages[self._class_pages[scenario.qualname][0]] = figures.page
+        if figures.page is None:
+            return
+        planned = self._class_pages[scenario.qualname][0]
+        ending = figures.ending
+        if ending is not None:
+            self._pages[planned] = RecordedPage(figures.page, ending.digest, ending.markdown)
+        else:
+            self._pages[planned] = RecordedPage(figures.page, None, None)
+            self._unended[planned.docname] = scenario.qualname
 
-    def lexing_left(self) -> bool:
-        """Whether a running worker has modules to lex whose pieces are not taken yet."""
-        return self.worker is not None and bool(self._lexing)
+    def take_endings(self, wait: bool) -> dict[str, PageEnding | None]:
+        """The endings of the pages taken from the worker, by docname: those it has sent
+        (``wait``: all, waiting for them); None for one it did not give."""
+        taken: dict[str, PageEnding | None] = {}
+        for docname, qualname in list(self._unended.items()):
+            key = EndingOf(qualname)
+            if self.worker is not None and not wait and not self.worker.has_given(key):
+                break  # they come in order
+            found = self.worker.take(key) if self.worker is not None else None
+            taken[docname] = found if isinstance(found, PageEnding) else None
+            del self._unended[docname]
+        return taken
+
+    def work_left(self) -> bool:
+        """Whether a running worker has endings or modules to give that are not taken."""
+        return self.worker is not None and bool(self._lexing or self._unended)
 
     def has_given_all(self) -> bool:
         """Whether the worker has sent everything it was asked for (or stopped)."""
@@ -181,6 +250,10 @@ class Prefetcher:
         """Stop the worker, if any; what it has not given is computed when asked for."""
         self._pages.clear()
         self._close_worker()
+
+    def unended(self) -> list[str]:
+        """The pages taken from a worker that stopped before giving their endings."""
+        return list(self._unended)
 
     def _close_worker(self) -> None:
         if self.worker is not None:

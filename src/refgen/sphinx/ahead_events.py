@@ -5,9 +5,10 @@ in the order Sphinx reads the pages, then lexes the modules viewcode shows. It s
 at ``env-before-read-docs``, when Sphinx names the pages it reads
 (:func:`compute_ahead`); in an incremental build, it first composes half the pages
 whose fingerprint changed while the build composes the others (:func:`compose_early`).
-Once every page is read, a worker with modules left to lex
-goes on while the pages are written; what it lexed is stored as soon as it has sent
-it all (:func:`store_lexed_when_given`, without waiting), or when viewcode needs it
+Once every page is read, a worker with pages to end (:mod:`refgen.sphinx.finishing`)
+or modules left to lex goes on while the pages are written; the endings are taken as
+they come, and what it lexed is stored as soon as it has sent it all
+(:func:`take_what_was_given`, without waiting), or when viewcode needs it
 (:func:`store_lexed_source`, waiting). On the deep bench shape the build waited for
 the lexing half a second at ``env-updated``; the worker living on adds 8 MB to the
 summed memory of the build's processes (bench/RESULTS.md).
@@ -28,7 +29,7 @@ from sphinx.util import logging
 
 from refgen.site.compose import RecordedPage, recorded_page
 from refgen.site.plan import PlannedPage
-from refgen.sphinx import ahead, fingerprinting, highlighting
+from refgen.sphinx import ahead, fingerprinting, finishing, highlighting
 from refgen.sphinx.state import build_state, project_of
 
 logger = logging.getLogger(__name__)
@@ -86,10 +87,9 @@ def compose_early(
     prefetcher = build_state(env).ahead
     half = len(pages) // 2
     if prefetcher is not None and app.parallel <= 1:
-        later = pages[half:]
-        prefetcher.start(
-            {page.argument: (page, stub) for page, stub in later if page.kind == "scenario"}, {}
-        )
+        later = [(page, stub) for page, stub in pages[half:] if page.kind == "scenario"]
+        class_pages = {page.argument: (page, stub) for page, stub in later}
+        prefetcher.start(class_pages, {}, endings_later=False)  # their digests are compared now
     composed: dict[str, RecordedPage | str] = {}
     for number, (page, stub) in enumerate(pages):
         taken = prefetcher.take_page(page) if prefetcher is not None and number >= half else None
@@ -98,18 +98,22 @@ def compose_early(
 
 
 def stop_computing_ahead(app: Sphinx, env: BuildEnvironment) -> None:
-    """Once every page is read: a worker with no module left to lex stops; one with
-    modules left goes on while the pages are written."""
+    """Once every page is read: a worker with nothing left to give stops; one with pages to
+    end or modules to lex goes on while the pages are written."""
     prefetcher = build_state(env).ahead
-    if prefetcher is not None and not prefetcher.lexing_left():
+    if prefetcher is not None and not prefetcher.work_left():
         prefetcher.stop()
 
 
-def store_lexed_when_given(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """``doctree-resolved``: once the worker has sent every module it lexed, store them
-    where highlighting finds them, and stop it; it is not waited for."""
+def take_what_was_given(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved``: the page endings the worker has sent so far; once it has sent
+    everything, the modules it lexed are stored where highlighting finds them, and it
+    stops. Nothing is waited for."""
     prefetcher = build_state(app.env).ahead
-    if prefetcher is not None and prefetcher.lexing_left() and prefetcher.has_given_all():
+    if prefetcher is None or not prefetcher.work_left():
+        return
+    finishing.note_endings(app, prefetcher.take_endings(wait=False))
+    if prefetcher.has_given_all():
         _store_and_stop(app, prefetcher)
 
 
@@ -117,7 +121,7 @@ def store_lexed_source(app: Sphinx) -> list[tuple[str, dict[str, object], str]]:
     """``html-collect-pages``, before highlighting installs the pieces: the worker's last
     modules, waited for. No page of its own."""
     prefetcher = build_state(app.env).ahead
-    if prefetcher is not None and prefetcher.lexing_left():
+    if prefetcher is not None and prefetcher.work_left():
         _store_and_stop(app, prefetcher)
     return []
 
@@ -129,5 +133,6 @@ def stop_at_the_end(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _store_and_stop(app: Sphinx, prefetcher: ahead.Prefetcher) -> None:
+    finishing.note_endings(app, prefetcher.take_endings(wait=True))
     highlighting.store_lexed(app, prefetcher.take_lexed())
     prefetcher.stop()

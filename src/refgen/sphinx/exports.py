@@ -75,7 +75,7 @@ def _markdown_files(app: Sphinx) -> list[tuple[Path, str]]:
     found = []
     for page, _fingerprint in state.planned.values():
         record = state.pages.get(page.docname)
-        if record is not None and record.markdown:
+        if record is not None and record.markdown:  # None: the worker gives it later
             found.append((outdir / f"{page.docname}{SUFFIX}", record.markdown))
     return found
 

@@ -41,6 +41,7 @@ from refgen.sphinx import (
     examples,
     exports,
     fingerprinting,
+    finishing,
     highlighting,
     html_tables,
     incremental,
@@ -93,6 +94,7 @@ def _generate_pages(app: Sphinx) -> None:
     project = Project(settings_of(app.config), progress, functools.partial(too_deep, store))
     state = build_state(app.env)
     state.start_build(project, ahead.Prefetcher(project))
+    finishing.restore_endings(state, Path(app.doctreedir))
     memory.freeze_what_sphinx_loaded()
     loading_problems = project.load()
     memory.freeze_what_lives_on()  # the library and its registry
@@ -143,6 +145,7 @@ def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
     ]
     prose_audit.audit_pages(app, env)
     records.report_page_problems(env)
+    finishing.token_unended(app, env)  # the last step before Sphinx pickles the environment
     return list(dict.fromkeys(write_again))
 
 
@@ -309,6 +312,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", stubs.no_stub_source)
     app.connect("build-finished", navigation.write_shared_navigation)
     app.connect("write-started", exports.start_markdown_files)
+    app.connect("build-finished", finishing.end_every_page)
     app.connect("build-finished", exports.write_exports)
     app.connect("write-started", memory.freeze_what_was_read)
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)
@@ -316,7 +320,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("viewcode-find-source", viewcode.find_source)
     # viewcode collects its pages at priority 500: its modules are highlighted in pieces,
     # which the worker lexed while the pages were written.
-    app.connect("doctree-resolved", ahead_events.store_lexed_when_given)
+    app.connect("doctree-resolved", ahead_events.take_what_was_given)
     app.connect("html-collect-pages", ahead_events.store_lexed_source, priority=399)
     app.connect("html-collect-pages", highlighting.install, priority=400)
     app.connect("build-finished", ahead_events.stop_at_the_end)

@@ -65,8 +65,9 @@ class PageRecord:
     title: str = ""
     summary: str = ""
     """The page in one line, for ``llms.txt``."""
-    markdown: str = ""
-    """The page as Markdown (:mod:`refgen.render.markdown`), written beside it."""
+    markdown: str | None = ""
+    """The page as Markdown (:mod:`refgen.render.markdown`), written beside it; None until
+    the worker that composed the page gives it (:mod:`refgen.sphinx.finishing`)."""
     values: tuple[EntryValues, ...] = ()
     """The registry values it computed, for the registry's downloads."""
 
@@ -86,6 +87,9 @@ class BuildState:
     """The reference folder the stubs were written to (the ``root`` setting)."""
     surroundings: dict[tuple[str, str], Surroundings] = field(default_factory=dict)
     """Per HTML builder name and output folder, what it last wrote around the pages."""
+    endings_token: str = ""
+    """The token of the file that ends the records pickled unended
+    (:mod:`refgen.sphinx.finishing`)."""
 
     # Made again by every build.
     project: Project | None = None
@@ -111,6 +115,9 @@ class BuildState:
 
     markdown_files: WrittenAside | None = None
     """The pages' Markdown files being written while the HTML is (:mod:`refgen.sphinx.exports`)."""
+    unended_when_pickled: frozenset[str] = frozenset()
+    """The pages whose records the environment was pickled with unended, until their
+    endings are kept (:mod:`refgen.sphinx.finishing`)."""
 
     TRANSIENT: ClassVar[tuple[str, ...]] = (
         "ahead",
@@ -118,6 +125,7 @@ class BuildState:
         "class_texts",
         "fingerprinting",
         "markdown_files",
+        "unended_when_pickled",
     )
 
     def __getstate__(self) -> dict[str, Any]:

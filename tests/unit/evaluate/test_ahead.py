@@ -332,6 +332,7 @@ def test_a_worker_that_has_sent_everything_says_so_without_waiting(tmp_path: Pat
     worker = AheadWorker(functools.partial(fails_then_waits, str(gate)), [1, 2], PATIENCE)
     try:
         assert not worker.has_given_all()  # the child waits on the gate: this does not
+        assert not worker.has_given(2)
         gate.touch()
         worker._process.join(timeout=PATIENCE)
         assert worker.has_given_all()
