@@ -187,6 +187,16 @@ def page_digest(composed: ComposedPage) -> str:
     return hashlib.sha256("\0".join(pieces).encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def values_differ(old: tuple[EntryValues, ...], new: tuple[EntryValues, ...]) -> bool:
+    """Whether a class page's registry values differ as :func:`page_digest` reads them: if
+    they do, so do the digests of the pages that show them."""
+    before: list[str] = []
+    after: list[str] = []
+    _add_pieces(old, before)
+    _add_pieces(new, after)
+    return before != after
+
+
 def _add_pieces(value: Any, pieces: list[str]) -> None:
     """``value`` as a deterministic sequence of strings (blocks, elements, mappings)."""
     # Called for every part of every page: the commonest kinds are tested first, by type.

@@ -86,7 +86,7 @@ def compose_early(
     project = project_of(env)
     prefetcher = build_state(env).ahead
     half = len(pages) // 2
-    if prefetcher is not None and app.parallel <= 1:
+    if prefetcher is not None and app.parallel <= 1 and pages[half:]:
         later = [(page, stub) for page, stub in pages[half:] if page.kind == "scenario"]
         class_pages = {page.argument: (page, stub) for page, stub in later}
         prefetcher.start(class_pages, {}, endings_later=False)  # their digests are compared now
