@@ -28,7 +28,7 @@ from typing import Any, TypeVar, cast
 from refgen.analysis import discovery
 from refgen.analysis.cache import AnalysisCache
 from refgen.analysis.dependencies import source_folders
-from refgen.analysis.failures import describe_error
+from refgen.analysis.failures import describe_error, guarded
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import (
     HelperDoc,
@@ -43,8 +43,9 @@ from refgen.analysis.model import (
 from refgen.analysis.source import ModuleSource
 from refgen.config import Settings
 from refgen.evaluate import sweeps, values
+from refgen.evaluate.class_figures import ClassFigures
 from refgen.evaluate.entries import Entries, FoundEntry
-from refgen.evaluate.sensitivity import Sensitivity, entry_sensitivity
+from refgen.evaluate.sensitivity import Sensitivity
 from refgen.evaluate.sweep_request import SweepRequest
 from refgen.evaluate.sweeps import Sweep
 from refgen.evaluate.units import UnitSymbols, unit_registries
@@ -52,12 +53,6 @@ from refgen.evaluate.values import EntryValues, Quote, Value
 from refgen.loading import Loaded, Progress, SourceCheck, no_progress
 
 T = TypeVar("T")
-
-
-def _guarded(function: Callable[..., T], *args: Any, timeout: float | None = None) -> T | str:
-    """``function(*args)``, or why the user's code it ran failed (``Type: message``)."""
-    found, error = call_user_code(function, *args, timeout=timeout)
-    return describe_error(error) if error is not None else cast(T, found)
 
 
 class Project:
@@ -83,10 +78,7 @@ class Project:
         self._source_folders: list[Path] | None = None
         self._scenarios: dict[type, ScenarioDoc] = {}
         self._entries: Entries | None = None
-        # Evaluation results, computed once per project: an incremental build composes a
-        # page to compare it, then again to read it.
-        self._entry_values: dict[tuple[str, str, str], EntryValues] = {}
-        self._sensitivities: dict[str, tuple[Sensitivity, ...]] = {}
+        self._figures = ClassFigures(settings, lambda entry: self._found().instance(entry))
         self._sweeps: dict[SweepRequest, Sweep] = {}
 
     def __getstate__(self) -> dict[str, Any]:
@@ -150,7 +142,7 @@ class Project:
     def registry_at(self, path: str) -> RegistryDoc | str:
         """The registry ``path`` names, read again only when it is a new object; or why it
         cannot be read."""
-        return _guarded(self._cache.registry, path)
+        return guarded(self._cache.registry, path)
 
     def registry_module(self) -> str:
         """The module that holds the registry (which may be the registry itself)."""
@@ -159,7 +151,7 @@ class Project:
     def import_module(self, name: str) -> ModuleType | str:
         """The module ``name``, imported (within the time limit) if it is not yet; or why
         it cannot be."""
-        return _guarded(discovery.import_module, name, timeout=self.settings.eval_timeout)
+        return guarded(discovery.import_module, name, timeout=self.settings.eval_timeout)
 
     def module_file(self, name: str) -> str | None:
         """The file of the module ``name``, found without running it (its parent packages
@@ -197,7 +189,7 @@ class Project:
     def scenario(self, cls: type) -> ScenarioDoc | str:
         """The analysed record of ``cls``, with its registry entries (made once per class);
         or why it cannot be analysed."""
-        return _guarded(self._scenario, cls)
+        return guarded(self._scenario, cls)
 
     def _scenario(self, cls: type) -> ScenarioDoc:
         known = self._scenarios.get(cls)
@@ -245,12 +237,12 @@ class Project:
 
     def module(self, name: str) -> ModuleDoc | str:
         """The record of the module ``name`` (a category's); or why it cannot be read."""
-        return _guarded(self._cache.module, name)
+        return guarded(self._cache.module, name)
 
     def scenarios_of(self, module_name: str) -> list[ScenarioDoc] | str:
         """The classes of a module that can be analysed (:meth:`analysed` says why not the
         others); or why the module cannot be read."""
-        return _guarded(self._scenarios_of, module_name)
+        return guarded(self._scenarios_of, module_name)
 
     def _scenarios_of(self, module_name: str) -> list[ScenarioDoc]:
         module = self.modules.get(module_name) or discovery.import_module(module_name)
@@ -262,7 +254,7 @@ class Project:
 
     def helpers_of(self, module_name: str) -> list[HelperDoc] | str:
         """The public functions of a helper module; or why the module cannot be read."""
-        return _guarded(self._helpers_of, module_name)
+        return guarded(self._helpers_of, module_name)
 
     def _helpers_of(self, module_name: str) -> list[HelperDoc]:
         module = discovery.import_module(module_name)
@@ -281,7 +273,7 @@ class Project:
 
     def helper(self, dotted: str) -> HelperDoc | str:
         """The record of the helper function ``dotted`` names; or why there is none."""
-        return _guarded(lambda: self._cache.helper(discovery.resolve(dotted)))
+        return guarded(lambda: self._cache.helper(discovery.resolve(dotted)))
 
     # ------------------------------------------------------------------ registry entries
 
@@ -308,35 +300,19 @@ class Project:
         read it itself (the unit check compares its quantities): run under the guard, like
         all user code; or why there is nothing to look at, or what the look raised."""
         found = self.found_entry(entry)
-        return found if isinstance(found, str) else _guarded(look, found)
+        return found if isinstance(found, str) else guarded(look, found)
 
     # ------------------------------------------------------------------ evaluation
 
     def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...] | str:
-        """Every input and derived value of every registry entry of the class; or why an
-        entry cannot be read."""
-        found = []
-        for entry in scenario.registry_entries:
-            computed = self.entry_values(scenario, entry)
-            if isinstance(computed, str):
-                return computed
-            found.append(computed)
-        return tuple(found)
+        """Every input and derived value of every registry entry of the class, computed once
+        per project (:mod:`refgen.evaluate.class_figures`); or why an entry cannot be read."""
+        return self._figures.values(scenario)
 
     def entry_values(self, scenario: ScenarioDoc, entry: RegistryEntryDoc) -> EntryValues | str:
         """The entry's values, computed once per project: the class page and the registry's
         downloads show the same figures; or why the entry cannot be read."""
-        key = (scenario.qualname, entry.registry, entry.name)
-        if key not in self._entry_values:
-            instance, reason = self._found().instance(entry)
-            if reason:
-                return reason
-            precision, timeout = self.settings.value_precision, self.settings.eval_timeout
-            computed = _guarded(values.entry_values, scenario, entry, instance, precision, timeout)
-            if isinstance(computed, str):
-                return computed
-            self._entry_values[key] = computed
-        return self._entry_values[key]
+        return self._figures.entry_values(scenario, entry)
 
     def value_of(self, scenario: ScenarioDoc, entry: RegistryEntryDoc, name: str) -> Value | str:
         """The attribute ``name`` of the entry, computed alone, as its values show it; or
@@ -345,30 +321,17 @@ class Project:
         if reason:
             return reason
         precision, timeout = self.settings.value_precision, self.settings.eval_timeout
-        return _guarded(lambda: values.compute(scenario, instance, name, None, precision, timeout))
+        return guarded(lambda: values.compute(scenario, instance, name, None, precision, timeout))
 
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...] | str:
         """The elasticities of every registry entry of the class
-        (:mod:`refgen.evaluate.sensitivity`), computed once per project: an incremental
-        build composes a page to compare it, then again to read it; or why an entry cannot
-        be read."""
-        if scenario.qualname not in self._sensitivities:
-            found: list[Sensitivity] = []
-            for entry in scenario.registry_entries:
-                instance, reason = self._found().instance(entry)
-                if reason:
-                    return reason
-                timeout = self.settings.eval_timeout
-                elasticities = _guarded(entry_sensitivity, scenario, entry, instance, timeout)
-                if isinstance(elasticities, str):
-                    return elasticities
-                found.append(elasticities)
-            self._sensitivities[scenario.qualname] = tuple(found)
-        return self._sensitivities[scenario.qualname]
+        (:mod:`refgen.evaluate.sensitivity`), computed once per project; or why an entry
+        cannot be read."""
+        return self._figures.sensitivities(scenario)
 
     def has_figures(self, scenario: ScenarioDoc) -> bool:
         """Whether the class's values and elasticities are computed (or given) already."""
-        return scenario.qualname in self._sensitivities
+        return self._figures.has(scenario)
 
     def remember_figures(
         self,
@@ -378,10 +341,7 @@ class Project:
     ) -> None:
         """The class's values and elasticities, computed elsewhere (by a worker of the
         build, :mod:`refgen.sphinx.ahead`), kept as if computed here."""
-        for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
-            key = (scenario.qualname, entry.registry, entry.name)
-            self._entry_values.setdefault(key, found)
-        self._sensitivities.setdefault(scenario.qualname, sensitivities)
+        self._figures.remember(scenario, entry_values, sensitivities)
 
     def headline(self, scenario: ScenarioDoc) -> tuple[str, Value] | str | None:
         """The headline attribute's value for the class's first registry entry (None
@@ -395,7 +355,7 @@ class Project:
     def quote(self, text: str) -> Quote:
         """Evaluate ``Entry.attribute`` (optionally ``:spec``) for prose; whatever the user's
         code raises is the quote's problem."""
-        quoted = _guarded(self._quote, text)
+        quoted = guarded(self._quote, text)
         return Quote(None, problem=quoted) if isinstance(quoted, str) else quoted
 
     def _quote(self, text: str) -> Quote:
@@ -415,7 +375,7 @@ class Project:
         code raises is the sweep's problem (and not kept: it may pass the next time)."""
         if request in self._sweeps:
             return self._sweeps[request]
-        swept = _guarded(self._sweep, request)
+        swept = guarded(self._sweep, request)
         if isinstance(swept, str):
             return Sweep(request, problem=swept)
         self._sweeps[request] = swept

@@ -17,6 +17,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from refgen.analysis.guard import call_user_code
 from refgen.analysis.model import Problem, SourceLocation, WarningKind
@@ -148,6 +149,16 @@ def _nul_line(filename: str) -> int:
 def _module_origin(module_name: str) -> str | None:
     spec, _error = call_user_code(importlib.util.find_spec, module_name)
     return getattr(spec, "origin", None) if spec is not None else None
+
+
+T = TypeVar("T")
+
+
+def guarded(function: Callable[..., T], *args: Any, timeout: float | None = None) -> T | str:
+    """``function(*args)`` run as user code, or why the user's code it ran failed
+    (``Type: message``)."""
+    found, error = call_user_code(function, *args, timeout=timeout)
+    return describe_error(error) if error is not None else cast(T, found)
 
 
 MESSAGE_SECONDS = 5.0

@@ -16,13 +16,14 @@ digest changed. A class page whose registry values changed has changed: its
 values are computed (a quarter of the cost of composing it) and it is re-read
 without being composed first, its elasticities and page made by the worker
 while the pages are read (on the deep bench shape, a helper edit that changes
-62 pages' figures went from 6.9 to 5.9 s: bench/RESULTS.md). Pages that quote values (the ``scenario`` role) keep the
-values they quoted and are re-read when one changes; pages that plot sweeps
-(``refgen-sweep``) keep a digest of each sweep's data and are re-read when a
-sweep's data changes. The warnings of every page that is not re-read are
-shown again, so an incremental build reports, and fails under ``-W``,
-exactly as a clean one. Output files of generated pages that no longer exist
-are deleted.
+62 pages' figures went from 6.9 to 5.9 s: bench/RESULTS.md).
+
+Pages that quote values (the ``scenario`` role) keep the values they quoted and
+are re-read when one changes; pages that plot sweeps (``refgen-sweep``) keep a
+digest of each sweep's data and are re-read when a sweep's data changes. The
+warnings of every page that is not re-read are shown again, so an incremental
+build reports, and fails under ``-W``, exactly as a clean one. Output files of
+generated pages that no longer exist are deleted.
 
 Sphinx writes a page again when it was read again, or when it holds a toctree
 that lists a page added or removed. Every HTML page also shows its place in the
