@@ -6,11 +6,6 @@ each registry entry (:mod:`refgen.evaluate.values`) and the elasticities of each
 class (:mod:`refgen.evaluate.sensitivity`) are kept for as long as the Project
 that asked for them, or given by a worker of the build that computed them
 (:meth:`ClassFigures.remember`).
-
-The values pass computes every derived figure of the entry's instance; until
-the elasticities are computed, those figures are kept, so that the elasticities
-need not compute them again on the instance built from the entry's inputs when
-it holds the same state (:func:`~refgen.evaluate.sensitivity.entry_sensitivity`).
 """
 
 from __future__ import annotations
@@ -44,9 +39,6 @@ class ClassFigures:
         self._instance_of = instance_of
         self._entry_values: dict[EntryKey, EntryValues] = {}
         self._sensitivities: dict[str, tuple[Sensitivity, ...]] = {}
-        self._figures: dict[EntryKey, dict[str, Any]] = {}
-        """Each entry's figures as its values pass computed them, until its elasticities
-        take them."""
 
     def values(self, scenario: ScenarioDoc) -> tuple[EntryValues, ...] | str:
         """Every input and derived value of every registry entry of the class; or why an
@@ -67,15 +59,10 @@ class ClassFigures:
             if reason:
                 return reason
             precision, timeout = self.settings.value_precision, self.settings.eval_timeout
-            figures: dict[str, Any] = {}
-            computed = guarded(
-                values.entry_values, scenario, entry, instance, precision, timeout, figures
-            )
+            computed = guarded(values.entry_values, scenario, entry, instance, precision, timeout)
             if isinstance(computed, str):
                 return computed
             self._entry_values[key] = computed
-            if scenario.qualname not in self._sensitivities:
-                self._figures[key] = figures
         return self._entry_values[key]
 
     def sensitivities(self, scenario: ScenarioDoc) -> tuple[Sensitivity, ...] | str:
@@ -88,8 +75,7 @@ class ClassFigures:
                 if reason:
                     return reason
                 timeout = self.settings.eval_timeout
-                known = self._figures.pop(key_of(scenario, entry), None)
-                elasticities = guarded(entry_sensitivity, scenario, entry, instance, timeout, known)
+                elasticities = guarded(entry_sensitivity, scenario, entry, instance, timeout)
                 if isinstance(elasticities, str):
                     return elasticities
                 found.append(elasticities)
@@ -109,5 +95,4 @@ class ClassFigures:
         """The class's values and elasticities, computed elsewhere, kept as if computed here."""
         for entry, found in zip(scenario.registry_entries, entry_values, strict=True):
             self._entry_values.setdefault(key_of(scenario, entry), found)
-            self._figures.pop(key_of(scenario, entry), None)
         self._sensitivities.setdefault(scenario.qualname, sensitivities)

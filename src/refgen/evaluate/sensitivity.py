@@ -3,12 +3,7 @@
 For every numeric input ``x`` of an entry (a number or a quantity, not zero,
 not a bool) the class is built again from the entry's inputs with ``x`` scaled
 by :data:`STEP` (``1.01``), and every numeric derived figure ``y`` is computed
-again. The figures it is compared with are those of the class built again from
-the inputs as they are: when that instance holds the same state as the entry's
-own (:func:`same_state`), the entry's figures as its values pass computed them
-(a fifth of the work on the deep bench shape: bench/RESULTS.md).
-
-The elasticity of ``y`` to ``x`` is ``ln(y′/y) / ln(1.01)``: for a
+again. The elasticity of ``y`` to ``x`` is ``ln(y′/y) / ln(1.01)``: for a
 +1 % change that is ``(Δy/y)/(Δx/x)`` to within half a percent of itself, and
 it is exact for the power laws these models are made of, so a figure that is
 inversely proportional to an input reads −1 and one proportional to its square
@@ -24,7 +19,7 @@ cell that says "not available" and why, never an exception.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any
@@ -153,10 +148,8 @@ def entry_sensitivity(
     entry: RegistryEntryDoc,
     instance: Any,
     timeout: float | None = None,
-    known: Mapping[str, Any] | None = None,
 ) -> Sensitivity:
-    """The elasticity of every numeric derived figure of ``instance`` to every numeric input;
-    ``known``: the derived figures of ``instance`` already computed, by name."""
+    """The elasticity of every numeric derived figure of ``instance`` to every numeric input."""
     qualname = f"{entry.registry}.{entry.name}"
     cls = type(instance)
     inputs: dict[str, Any] = {}
@@ -176,64 +169,14 @@ def entry_sensitivity(
         reason = f"{scenario.name} cannot be built again from this entry's inputs: {failure}"
         return Sensitivity(entry.name, qualname, reason=reason)
     before = {}
-    reuse = known is not None and same_state(instance, baseline)
     for derived in scenario.derived:
-        if reuse:
-            assert known is not None
-            value = known.get(derived.name)
-        else:
-            value, _why = _figure(baseline, derived.name, timeout)
+        value, _why = _figure(baseline, derived.name, timeout)
         if value is not None and is_number(value):
             before[derived.name] = value
     scaled = tuple(name for name, value in inputs.items() if is_number(value) and _nonzero(value))
     columns = [_column(build, name, inputs[name], before, timeout) for name in scaled]
     rows = tuple(tuple(column[row] for column in columns) for row in range(len(before)))
     return Sensitivity(entry.name, qualname, scaled, tuple(before), rows)
-
-
-PLAIN = (int, float, complex, str, bytes, bool, type(None))
-"""Values whose equality is the language's own."""
-STATE = ("__dict__", "__pydantic_private__", "__pydantic_extra__")
-"""Where an instance keeps its state: its fields, and pydantic's private and extra ones."""
-
-
-def same_state(one: Any, other: Any) -> bool:
-    """Whether ``one`` and ``other`` are of one class and hold the same state: each field
-    the same object, or an equal plain value. An instance that may keep state anywhere
-    else (slots, a ``__getattribute__`` of its class's own) is not known to be the same."""
-    kind = type(one)
-    if type(other) is not kind or not _keeps_state_in_known_places(kind):
-        return False
-    return all(_same_place(_state(one, where), _state(other, where)) for where in STATE)
-
-
-def _keeps_state_in_known_places(kind: type) -> bool:
-    """No ``__getattribute__`` but ``object``'s, and no slots but pydantic's own."""
-    classes = [klass for klass in kind.__mro__ if klass is not object]
-    if any("__getattribute__" in vars(klass) for klass in classes):
-        return False
-    slots = (vars(klass).get("__slots__", ()) for klass in classes)
-    declared = {slot for found in slots for slot in ([found] if isinstance(found, str) else found)}
-    return declared <= {*STATE, "__pydantic_fields_set__", "__weakref__"}
-
-
-def _state(instance: Any, where: str) -> Any:
-    try:
-        return object.__getattribute__(instance, where)
-    except AttributeError:
-        return None
-
-
-def _same_place(mine: Any, theirs: Any) -> bool:
-    if mine is None or theirs is None:
-        return mine is theirs
-    if type(mine) is not dict or type(theirs) is not dict or mine.keys() != theirs.keys():
-        return False
-    return all(_same(mine[name], theirs[name]) for name in mine)
-
-
-def _same(mine: Any, theirs: Any) -> bool:
-    return mine is theirs or (type(mine) is type(theirs) in PLAIN and mine == theirs)
 
 
 def _nonzero(value: Any) -> bool:

@@ -203,15 +203,11 @@ def compute(
     spec: str | None = None,
     precision: int = DEFAULT_PRECISION,
     timeout: float | None = None,
-    figures: dict[str, Any] | None = None,
 ) -> Value:
-    """One attribute of ``instance`` as a :class:`Value`, computed within ``timeout`` seconds;
-    the attribute as computed is added to ``figures``, if given."""
+    """One attribute of ``instance`` as a :class:`Value`, computed within ``timeout`` seconds."""
     raw, error = call_user_code(getattr, instance, name, timeout=timeout)
     if error is not None:  # a scenario's own bug, even SystemExit, must not stop the reference
         return unavailable(scenario, instance, name, error)
-    if figures is not None:
-        figures[name] = raw
     asked = spec_width(spec)
     if asked > WIDEST_SPEC:
         reason = f"asks for {asked} characters; a format spec may ask for {WIDEST_SPEC:,} at most"
@@ -242,12 +238,10 @@ def entry_values(
     instance: Any,
     precision: int = DEFAULT_PRECISION,
     timeout: float | None = None,
-    figures: dict[str, Any] | None = None,
 ) -> EntryValues:
-    """Every attribute of one registry entry, ``instance``; each as computed is added to
-    ``figures``, if given."""
+    """Every attribute of one registry entry, ``instance``."""
     values = tuple(
-        compute(scenario, instance, name, precision=precision, timeout=timeout, figures=figures)
+        compute(scenario, instance, name, precision=precision, timeout=timeout)
         for name in scenario.attribute_names
     )
     inputs = tuple(item.name for item in scenario.inputs)

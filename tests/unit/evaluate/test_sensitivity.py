@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from refgen.config import load_settings
+from refgen.config import Settings, load_settings
 from refgen.evaluate.sensitivity import Sensitivity, elasticity_text
 from refgen.project import Project
-from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
+from refgen.testing import BuildResult, ScenarioProject, fresh_imports, write_scenario_project
 from tests.conftest import REPO
 from tests.html_helpers import read_html, section, text
 
@@ -196,3 +196,75 @@ def test_the_class_page_shows_the_entries_elasticities(scenario_page: BeautifulS
     assert "refgen-strong" in cells["step_floor", "bandwidth"]["class"]
     assert "refgen-none" in cells["weights", "bandwidth"]["class"]
     assert "ln(y′/y) / ln(1.01)" in text(shown.find("p"))
+
+
+MODE_SETTING = '''
+    """Jobs whose construction sets a process-wide precision factor."""
+
+    from dataclasses import dataclass
+
+    MODE = {"factor": 1.0}
+
+
+    @dataclass(frozen=True, kw_only=True)
+    class Job:
+        """A job; building one sets the process-wide precision factor."""
+
+        work: float = 10.0
+        """Work."""
+        factor: float = 1.0
+        """Precision factor."""
+
+        def __post_init__(self) -> None:
+            MODE["factor"] = self.factor
+
+        @property
+        def seconds(self) -> float:
+            """Work times the factor in force."""
+            return self.work * MODE["factor"]
+'''
+MODE_REGISTRY = '''
+    """Named jobs."""
+
+    from jobs.kinds import Job
+
+
+    class Named:
+        """Named jobs."""
+
+        Exact = Job(work=10.0, factor=4.0)
+        """A precise job."""
+        Rough = Job(work=10.0, factor=1.0)
+        """A rough one, built last: the factor in force is its own."""
+'''
+
+
+def test_the_baseline_is_the_class_built_again_not_the_figures_of_the_values(
+    tmp_path: Path,
+) -> None:
+    """The values of ``Exact`` are computed with the last factor built (``Rough``'s);
+    its elasticities compare the class built again, and 1 % more work is 1 % more time.
+    Comparing with the values' figures (tried: the same fields, so the same figures?)
+    gave 140.32."""
+    written = write_scenario_project(
+        tmp_path,
+        "jobs",
+        {"kinds": MODE_SETTING, "registry": MODE_REGISTRY},
+        registry="registry.Named",
+    )
+    with fresh_imports(written.src):
+        settings = Settings.from_mapping(
+            {"modules": ["jobs.kinds"], "registry": "jobs.registry.Named"}, "the test"
+        )
+        project = Project(settings)
+        assert project.load() == ()
+        exact = sensitivity_after_values(project, "Exact")
+    cell = exact.cell("seconds", "work")
+    assert cell is not None and cell.text == "1.00"
+
+
+def sensitivity_after_values(project: Project, entry_name: str) -> Sensitivity:
+    found = project.entry_named(entry_name)
+    assert not isinstance(found, str), found
+    assert not isinstance(project.values(found.scenario), str)
+    return sensitivity_of(project, entry_name)
