@@ -97,7 +97,7 @@ def _generate_pages(app: Sphinx) -> None:
     finishing.restore_endings(state, Path(app.doctreedir))
     memory.freeze_what_sphinx_loaded()
     loading_problems = project.load()
-    memory.freeze_what_was_imported()  # the library and its registry
+    memory.freeze_what_lives_on()  # the library and its registry
     site = SiteIndex(project, Path(app.doctreedir), store)
     plan = plan_pages(project, site.helper_modules())
     pages = plan.pages

@@ -72,14 +72,6 @@ def freeze_what_sphinx_loaded() -> None:
     """``builder-inited``, before the library is loaded: Sphinx, its environment and the
     extensions live for the whole build. Only the young generations are collected first:
     little of it is garbage, and a full collection would walk all of it."""
-    freeze_what_was_imported()
-
-
-def freeze_what_was_imported() -> None:
-    """Collect the young generations, then leave everything out of later collections:
-    what importing modules made lives on, and little of it is garbage. Once the deep
-    bench shape's library and registry are loaded, a full collection walked 282,000
-    objects for 0.27 s of every build, and found 227 of them garbage (bench/RESULTS.md)."""
     gc.collect(1)
     gc.freeze()
 
