@@ -42,6 +42,8 @@ class WrittenAside:
     Writing many small files is mostly waiting in system calls, where a thread
     lets the interpreter run the caller's code. Each file is written by
     ``write(path, text)``; what stops the thread is raised by :meth:`finish`.
+    The thread waits for more files until it is finished: one a caller never
+    finished (a build stopped by Ctrl-C) is by :func:`finish_left_running`.
     """
 
     def __init__(self, files: list[tuple[Path, str]], write: Callable[[Path, str], object]) -> None:
@@ -53,6 +55,7 @@ class WrittenAside:
             target=self._write, args=(write,), name="refgen-files", daemon=True
         )
         self._thread.start()
+        _RUNNING.add(self)
 
     def add(self, path: Path, text: str) -> None:
         """One more file to write."""
@@ -75,3 +78,15 @@ class WrittenAside:
         """Wait for the thread, whatever stopped it."""
         self._queue.put(None)
         self._thread.join()
+        _RUNNING.discard(self)
+
+
+_RUNNING: set[WrittenAside] = set()
+"""The writers not finished yet."""
+
+
+def finish_left_running() -> None:
+    """Wait for every writer a caller left running (quietly): a process that builds again
+    may fork only once no other thread runs."""
+    for writer in list(_RUNNING):
+        writer.join_quietly()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def test_the_worker_ends_the_class_pages_after_they_are_read(
     assert markdown.read_text().startswith("# Box3")
 
 
-@pytest.mark.parametrize("endings", ["missing", "of another build", "damaged"])
+@pytest.mark.parametrize("endings", ["missing", "of another build", "damaged", "of another shape"])
 def test_records_the_endings_file_does_not_end_are_read_again(tmp_path: Path, endings: str) -> None:
     """Without its endings file, a build reads the class pages again rather than trust a
     record it cannot end, and gives the site a clean build gives."""
@@ -83,8 +84,11 @@ def test_records_the_endings_file_does_not_end_are_read_again(tmp_path: Path, en
     elif endings == "of another build":
         _token, found = pickle.loads(kept.read_bytes())
         kept.write_bytes(pickle.dumps(("another build's token", found)))
-    else:
+    elif endings == "damaged":
         kept.write_bytes(kept.read_bytes()[:40])
+    else:
+        token, found = pickle.loads(kept.read_bytes())
+        kept.write_bytes(pickle.dumps((token, {d: (*e, "more") for d, e in found.items()})))
     again = project.build("html", "-W", outdir=tmp_path / "out")
     assert again.returncode == 0, again.stderr
     assert f"0 added, {CLASSES} changed, 0 removed" in again.stdout
@@ -116,3 +120,37 @@ def test_pages_the_worker_does_not_end_are_ended_by_the_build(
     monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert site_files(died.outdir) == site_files(alone.outdir)
+
+
+STOPPING = """
+
+import os as _os
+
+
+def _stop(app, pagename, *args):
+    if _os.environ.get("STOP_WRITING"):
+        raise KeyboardInterrupt  # as Ctrl-C while pages are written
+
+
+def setup(app):
+    app.connect("html-page-context", _stop)
+"""
+
+
+def test_a_build_stopped_while_pages_are_written_leaves_the_next_its_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the pages are written: the thread writing the Markdown files waits for
+    more, and no ``build-finished`` tells it there is none. The next build in the same
+    process finishes it, so it may fork its worker."""
+    project = write_boxes(tmp_path / "boxes")
+    conf = project.docs / "conf.py"
+    conf.write_text(conf.read_text() + STOPPING)
+    monkeypatch.setenv("STOP_WRITING", "1")
+    stopped = project.build("html", outdir=tmp_path / "stopped")
+    assert stopped.returncode != 0
+    monkeypatch.delenv("STOP_WRITING")
+    again = project.build("html", "-v", outdir=tmp_path / "again")
+    assert again.returncode == 0, again.stderr
+    assert "computed ahead in process" in again.stdout
+    assert [t.name for t in threading.enumerate() if t.name == "refgen-files"] == []

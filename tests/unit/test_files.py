@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from refgen.files import WrittenAside
+from refgen.files import WrittenAside, finish_left_running
 
 
 def write(path: Path, text: str) -> None:
@@ -48,3 +48,10 @@ def test_files_added_while_the_thread_runs_are_written_too(tmp_path: Path) -> No
     aside.add(tmp_path / "later.md", "two")
     aside.finish()
     assert (tmp_path / "later.md").read_text(encoding="utf-8") == "two"
+
+
+def test_a_writer_never_finished_is_finished_by_the_next_caller(tmp_path: Path) -> None:
+    aside = WrittenAside([(tmp_path / "first.md", "one")], write)
+    finish_left_running()
+    assert not aside._thread.is_alive()
+    assert (tmp_path / "first.md").read_text(encoding="utf-8") == "one"

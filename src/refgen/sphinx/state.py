@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from refgen.analysis.model import ExampleBlock, Problem
 from refgen.evaluate.values import EntryValues
-from refgen.files import WrittenAside
+from refgen.files import WrittenAside, finish_left_running
 from refgen.project import Project
 from refgen.prose.docstrings import ClassText
 from refgen.site.plan import PlannedPage
@@ -140,9 +140,8 @@ class BuildState:
     def start_build(self, project: Project, ahead: Prefetcher) -> None:
         """``builder-inited``: a new Project and Prefetcher, nothing of the last build's own."""
         self.stop_workers()
-        if self.markdown_files is not None:  # of a build that stopped before its end
-            self.markdown_files.join_quietly()
-            self.markdown_files = None
+        finish_left_running()  # of a build that stopped before its end, in this process
+        self.markdown_files = None
         self.project = project
         self.ahead = ahead
         self.planned = {}
