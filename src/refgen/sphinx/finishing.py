@@ -123,11 +123,7 @@ def restore_endings(state: BuildState, doctreedir: Path) -> None:
     unended = [record for record in state.pages.values() if record.markdown is None]
     if not unended:
         return
-    endings: Endings = {}
-    with contextlib.suppress(Exception):  # missing, damaged, or of another build
-        token, found = pickle.loads((doctreedir / ENDINGS).read_bytes())
-        if token == state.endings_token and isinstance(found, dict):
-            endings = found
+    endings = _load_endings(doctreedir / ENDINGS, state.endings_token)
     for docname, record in state.pages.items():
         if record.markdown is not None:
             continue
@@ -136,3 +132,22 @@ def restore_endings(state: BuildState, doctreedir: Path) -> None:
             record.digest, record.markdown, record.fingerprint = None, "", None
         else:
             record.digest, record.markdown = ending
+
+
+def _load_endings(path: Path, token: str) -> Endings:
+    """The endings kept in ``path`` under ``token``; none from a file that is missing,
+    damaged, of another build or of another shape."""
+    try:
+        kept, found = pickle.loads(path.read_bytes())
+    except Exception:
+        return {}
+    if kept != token or not isinstance(found, dict):
+        return {}
+    return {
+        docname: (ending[0], ending[1])
+        for docname, ending in found.items()
+        if isinstance(docname, str)
+        and isinstance(ending, tuple)
+        and len(ending) == 2
+        and all(isinstance(part, str) for part in ending)
+    }
