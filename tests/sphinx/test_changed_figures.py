@@ -79,3 +79,27 @@ def test_pages_whose_figures_changed_are_read_again_without_composing_them_first
     clean = project.build("html", "-W", outdir=tmp_path / "clean")
     assert clean.returncode == 0, clean.stderr
     assert site_files(edited.outdir) == site_files(clean.outdir)
+
+
+def test_a_hand_written_page_describing_a_class_again_is_read_with_its_page(
+    tmp_path: Path,
+) -> None:
+    """A page of the author's own describes ``Box3`` too (a duplicate description, a
+    warning on both pages). An edit of the figures reads both again, and the build
+    warns and shows what a clean build does."""
+    project = write_boxes(tmp_path / "boxes")
+    index = project.docs / "index.rst"
+    index.write_text(index.read_text() + "   notes\n")
+    (project.docs / "notes.rst").write_text(
+        "Notes\n=====\n\n.. refgen-scenario:: ahead.models.Box3\n"
+    )
+    first = project.build("html", outdir=tmp_path / "edited")
+    assert first.returncode == 0, first.stderr
+    models = project.module_path("models")
+    models.write_text(models.read_text().replace("return self.count", "return 2 * self.count"))
+    edited = project.build("html", outdir=tmp_path / "edited")
+    assert edited.returncode == 0, edited.stderr
+    clean = project.build("html", outdir=tmp_path / "clean")
+    assert sorted(edited.warnings) == sorted(clean.warnings)
+    assert any("duplicate object description" in warning for warning in clean.warnings)
+    assert site_files(edited.outdir) == site_files(clean.outdir)

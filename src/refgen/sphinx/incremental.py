@@ -108,9 +108,9 @@ def outdated_pages(
     _read_duplicates_together(app, env, read_again, outdated)
     state.anything_read = bool(read_again)
     for docname in kept:
-        record = known[docname]
-        if docname in outdated:
+        if docname in outdated:  # read with a page that holds the other half of a duplicate
             continue
+        record = known[docname]
         if _other_pages(record.warnings) & read_again:
             # A duplicate description or label: the warning is about the other page too,
             # which this build reads again; so is this one, to warn as a clean build does.
