@@ -104,7 +104,7 @@ class AheadWorker(Generic[K, R]):
 
     def take(self, key: K) -> R | NotGiven:
         """The child's result for ``key``, once; :data:`NOT_GIVEN` if it has none to give."""
-        if os.getpid() != self._owner or key not in self._expected:
+        if not self._expects(key):
             return NOT_GIVEN
         self._expected.discard(key)
         self._receive_ready()
@@ -122,10 +122,14 @@ class AheadWorker(Generic[K, R]):
     def has_given(self, key: K) -> bool:
         """Whether :meth:`take` of ``key`` would return without waiting, after receiving
         without waiting what the child has sent so far."""
-        if os.getpid() != self._owner or key not in self._expected:
+        if not self._expects(key):
             return True
         self._receive_ready()
         return self._done or key in self._results
+
+    def _expects(self, key: K) -> bool:
+        """Whether ``key`` is this process's worker's to give and not taken yet."""
+        return os.getpid() == self._owner and key in self._expected
 
     def has_given_all(self) -> bool:
         """Whether every result not yet taken has been received (or never will be),

@@ -251,10 +251,6 @@ class Prefetcher:
         self._pages.clear()
         self._close_worker()
 
-    def unended(self) -> list[str]:
-        """The pages taken from a worker that stopped before giving their endings."""
-        return list(self._unended)
-
     def _close_worker(self) -> None:
         if self.worker is not None:
             self.worker.close()

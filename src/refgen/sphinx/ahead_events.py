@@ -133,6 +133,6 @@ def stop_at_the_end(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _store_and_stop(app: Sphinx, prefetcher: ahead.Prefetcher) -> None:
-    finishing.note_endings(app, prefetcher.take_endings(wait=True))
+    finishing.take_every_ending(app)
     highlighting.store_lexed(app, prefetcher.take_lexed())
     prefetcher.stop()

@@ -71,13 +71,17 @@ def write_exports(app: Sphinx, exception: BaseException | None) -> None:
 def _markdown_files(app: Sphinx) -> list[tuple[Path, str]]:
     """Each generated page's Markdown file and text."""
     state = build_state(app.env)
-    outdir = Path(app.outdir)
     found = []
     for page, _fingerprint in state.planned.values():
         record = state.pages.get(page.docname)
         if record is not None and record.markdown:  # None: the worker gives it later
-            found.append((outdir / f"{page.docname}{SUFFIX}", record.markdown))
+            found.append((markdown_path(app, page.docname), record.markdown))
     return found
+
+
+def markdown_path(app: Sphinx, docname: str) -> Path:
+    """Where the Markdown of ``docname`` is written."""
+    return Path(app.outdir) / f"{docname}{SUFFIX}"
 
 
 def _write_downloads(

@@ -30,10 +30,10 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from refgen.files import replace_atomically
-from refgen.render.markdown import SUFFIX
 from refgen.site.compose import recorded_page
 from refgen.sphinx.ahead import PageEnding
-from refgen.sphinx.state import BuildState, build_state, project_of
+from refgen.sphinx.exports import markdown_path
+from refgen.sphinx.state import BuildState, PageRecord, build_state, project_of
 
 ENDINGS = "refgen-page-endings.pickle"
 """The file, in a build's doctree folder, of the endings given after the environment was
@@ -67,14 +67,20 @@ def note_endings(app: Sphinx, endings: dict[str, PageEnding | None]) -> None:
         record = state.pages.get(docname)
         if ending is None or record is None or record.markdown is not None:
             continue  # composed again at the end
-        record.digest, record.markdown = ending.digest, ending.markdown
-        if state.markdown_files is not None:
-            state.markdown_files.add(markdown_path(app, docname), ending.markdown)
+        _end(app, state, docname, ending.digest, ending.markdown)
 
 
-def markdown_path(app: Sphinx, docname: str) -> Path:
-    """Where the Markdown of ``docname`` is written."""
-    return Path(app.outdir) / f"{docname}{SUFFIX}"
+def _end(app: Sphinx, state: BuildState, docname: str, digest: str, markdown: str) -> None:
+    """The record of ``docname`` ended, its Markdown to the files being written."""
+    record = state.pages[docname]
+    record.digest, record.markdown = digest, markdown
+    if state.markdown_files is not None:
+        state.markdown_files.add(markdown_path(app, docname), markdown)
+
+
+def _read_again(record: PageRecord) -> None:
+    """A record that cannot be ended matches no fingerprint: its page is read again."""
+    record.digest, record.markdown, record.fingerprint = None, "", None
 
 
 def end_every_page(app: Sphinx, exception: BaseException | None) -> None:
@@ -103,33 +109,28 @@ def _keep_endings(state: BuildState, doctreedir: Path) -> None:
 
 
 def _compose_again(app: Sphinx, state: BuildState, docname: str) -> None:
-    record = state.pages[docname]
     planned = state.planned.get(docname)
     page = None
     if planned is not None:
         found = recorded_page(project_of(app.env), planned[0], app.env.doc2path(docname).as_posix())
         page = None if isinstance(found, str) else found
     if page is None or page.digest is None or page.markdown is None:
-        record.digest, record.markdown, record.fingerprint = None, "", None  # read again
-        return
-    record.digest, record.markdown = page.digest, page.markdown
-    if state.markdown_files is not None:
-        state.markdown_files.add(markdown_path(app, docname), page.markdown)
+        _read_again(state.pages[docname])
+    else:
+        _end(app, state, docname, page.digest, page.markdown)
 
 
 def restore_endings(state: BuildState, doctreedir: Path) -> None:
     """At the start of a build: the last build's unended records ended from its file; one
     the file does not end is read again."""
-    unended = [record for record in state.pages.values() if record.markdown is None]
+    unended = {d: record for d, record in state.pages.items() if record.markdown is None}
     if not unended:
         return
     endings = _load_endings(doctreedir / ENDINGS, state.endings_token)
-    for docname, record in state.pages.items():
-        if record.markdown is not None:
-            continue
+    for docname, record in unended.items():
         ending = endings.get(docname)
         if ending is None:
-            record.digest, record.markdown, record.fingerprint = None, "", None
+            _read_again(record)
         else:
             record.digest, record.markdown = ending
 

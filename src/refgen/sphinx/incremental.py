@@ -80,9 +80,13 @@ def outdated_pages(
             moved.append((docname, page, fingerprint))
     # A page whose fingerprint changed is composed again, to see whether it changed; a
     # class page whose values changed has, and is composed as it is read (by the worker).
-    changed_values = [d for d, page, _ in moved if _values_changed(project, page, known[d])]
-    outdated += changed_values
-    moved = [(d, page, fingerprint) for d, page, fingerprint in moved if d not in changed_values]
+    to_compare = []
+    for docname, page, fingerprint in moved:
+        if _values_changed(project, page, known[docname]):
+            outdated.append(docname)
+        else:
+            to_compare.append((docname, page, fingerprint))
+    moved = to_compare
     stubs = [(page, env.doc2path(docname).as_posix()) for docname, page, _ in moved]
     composed_again = compose_early(app, stubs)
     for docname, page, fingerprint in moved:
