@@ -11,6 +11,7 @@ import pickle
 import signal
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -399,6 +400,42 @@ def test_the_child_leaves_what_the_build_made_to_the_collector_frozen() -> None:
     worker = AheadWorker(objects_frozen, [1], PATIENCE)
     try:
         assert worker.take(1) >= len(made_by_the_build)
+    finally:
+        worker.close()
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+_KEPT_BY_THE_CHILD: list[list[int]] = []
+
+
+def keeps_and_leaves_garbage(key: int) -> tuple[int, bool]:
+    """Keeps a list and leaves a cycle behind at the first key; at the last, how many
+    objects are frozen and whether that cycle is still alive."""
+    if key == 0:
+        _KEPT_BY_THE_CHILD.append(list(range(3)))
+        garbage = _Cycle()
+        keeps_and_leaves_garbage.cycle = weakref.ref(garbage)  # type: ignore[attr-defined]
+        del garbage
+    return gc.get_freeze_count(), keeps_and_leaves_garbage.cycle() is not None  # type: ignore[attr-defined]
+
+
+def test_the_child_freezes_what_it_keeps_after_collecting_what_it_left() -> None:
+    gc.disable()  # in the child too: only the child's own freezes collect
+    try:
+        keys = list(range(ahead_module.KEYS_BETWEEN_FREEZES + 1))
+        worker = AheadWorker(keeps_and_leaves_garbage, keys, PATIENCE)
+    finally:
+        gc.enable()
+    try:
+        frozen_at_first, cycle_alive = worker.take(0)
+        assert cycle_alive
+        frozen_at_last, cycle_alive = worker.take(keys[-1])
+        assert not cycle_alive  # collected before the freeze, not frozen with it
+        assert frozen_at_last > frozen_at_first  # what the child kept
     finally:
         worker.close()
 
