@@ -14,9 +14,7 @@ analysis), so nothing is imported or analysed twice, and the child runs user
 code as the build would: through the same guarded calls, with the same time
 limits. The child runs ahead of the build as far as the pipe's buffer and
 the results the build has taken in allow: every result already sent is taken
-in whenever the build asks for one. The build may also take a key back
-(:meth:`AheadWorker.give_up`) to compute it itself: the child skips it if it
-has not reached it, and a result sent anyway is dropped.
+in whenever the build asks for one.
 
 A fork copies only the thread that forks. A lock another thread held at that
 moment stays locked in the child for ever, so :func:`can_fork` refuses while
@@ -95,25 +93,13 @@ class AheadWorker(Generic[K, R]):
         None for a key the child could not give."""
         self._held = 0
         """Bytes in :attr:`_results`."""
-        self._positions = {key: position for position, key in enumerate(self.keys)}
-        self._given_up: set[K] = set()
-        """Keys the build took back whose result may still come: it is dropped."""
         self._owner = os.getpid()
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
-        skipped, self._skipping = os.pipe()
-        for end in (skipped, self._skipping):  # neither side ever waits on the other here
-            os.set_blocking(end, False)
         self._process = context.Process(
-            target=_compute_all, args=(compute, self.keys, sender, skipped), daemon=True
+            target=_compute_all, args=(compute, self.keys, sender), daemon=True
         )
-        try:
-            self._process.start()
-        except BaseException:
-            os.close(self._skipping)
-            raise
-        finally:
-            os.close(skipped)
+        self._process.start()
         sender.close()  # the child holds the only sending end: its exit ends the stream
         self._done = False
         # Before multiprocessing's own exit handler, which would wait for the child.
@@ -152,26 +138,6 @@ class AheadWorker(Generic[K, R]):
         """Whether ``key`` is this process's worker's to give and not taken yet."""
         return os.getpid() == self._owner and key in self._expected
 
-    def give_up(self, key: K) -> bool:
-        """Take ``key`` back, for the caller to compute: True unless it was taken or
-        given up already, the child has sent it, or the child cannot be told now (it has
-        not read what it was told before). The child skips it if it has not reached it;
-        a result it sends anyway is dropped."""
-        if not self._expects(key) or self._done:
-            return False
-        self._receive_ready()
-        if key in self._results:
-            return False
-        try:  # four bytes in one write: whole or not at all
-            os.write(self._skipping, self._positions[key].to_bytes(4, "little"))
-        except BlockingIOError:
-            return False
-        except OSError:
-            pass  # the child has ended: it sends nothing more
-        self._expected.discard(key)
-        self._given_up.add(key)
-        return True
-
     def has_given_all(self) -> bool:
         """Whether every result not yet taken has been received (or never will be),
         after receiving without waiting what the child has sent so far: a child whose
@@ -198,9 +164,6 @@ class AheadWorker(Generic[K, R]):
         except (EOFError, OSError):  # the child finished, or died
             self._done = True
             return
-        if key in self._given_up:
-            self._given_up.discard(key)
-            return
         self._results[key] = payload  # None: the child could not give it; take() need not wait
         self._held += len(payload or b"")
 
@@ -219,26 +182,17 @@ class AheadWorker(Generic[K, R]):
             self._process.kill()
         self._process.join(timeout=5)
         self._receiver.close()
-        os.close(self._skipping)
 
 
-def _compute_all(
-    compute: Callable[[K], R], keys: list[K], sender: Connection, skipped: int
-) -> None:
-    """The child: each key's result, pickled and sent as soon as it is computed; not
-    those the build has taken back (each one's position in ``keys``, read from the
-    ``skipped`` pipe).
+def _compute_all(compute: Callable[[K], R], keys: list[K], sender: Connection) -> None:
+    """The child: each key's result, pickled and sent as soon as it is computed.
 
     What the build made before the fork (the library, its analysis, syntax trees the
     build lets go of later) lives as long as the child: frozen, the collector never
     walks it, nor copies the pages it sits on by touching them. What the child keeps
     is frozen too, every :data:`KEYS_BETWEEN_FREEZES` keys."""
     gc.freeze()
-    taken_back: set[int] = set()
     for position, key in enumerate(keys):
-        taken_back.update(_positions_read(skipped))
-        if position in taken_back:
-            continue
         if position and position % KEYS_BETWEEN_FREEZES == 0:
             gc.collect()  # what the last keys left behind is garbage, or kept for later
             gc.freeze()
@@ -253,18 +207,3 @@ def _compute_all(
         except (BrokenPipeError, EOFError, OSError):
             return  # the build no longer listens
     sender.close()
-
-
-def _positions_read(skipped: int) -> list[int]:
-    """The positions the build has written to ``skipped`` since the last call, read
-    without waiting."""
-    read = b""
-    while True:
-        try:
-            chunk = os.read(skipped, 4096)
-        except OSError:  # nothing more for now (BlockingIOError), or the build has gone
-            break
-        if not chunk:
-            break
-        read += chunk
-    return [int.from_bytes(read[at : at + 4], "little") for at in range(0, len(read) - 3, 4)]

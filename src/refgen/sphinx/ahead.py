@@ -5,21 +5,13 @@ registry values and elasticities (bench/RESULTS.md). At
 ``env-before-read-docs`` (:mod:`refgen.sphinx.ahead_events`) the build's
 :class:`Prefetcher` forks a worker (:class:`~refgen.evaluate.ahead.AheadWorker`)
 that computes, in the order the pages will be read, each class's
-:class:`Figures` (its values and elasticities), then its page composed with them
-(:class:`Composed`). While the pages are written it goes on with what the build
-records of those pages (:class:`PageEnding`: the page's digest and Markdown,
+:class:`Figures`: its values, its elasticities and its page composed after
+them. While the pages are written it goes on with what the build records of
+those pages (:class:`PageEnding`: the page's digest and Markdown,
 :mod:`refgen.sphinx.finishing`), then, in a clean build, lexes the modules
 viewcode shows (:mod:`refgen.sphinx.highlighting`). The directive of a class
 page takes its figures and page (:meth:`Prefetcher.take_page`), and whatever
 the worker did not give is computed as it would be without one.
-
-The two processes share the work as it goes: a class page the build reaches
-while the worker still computes that class's figures is composed by the build,
-with the figures once they come, and the worker goes on with the next class
-(its ending is still the worker's). On the deep bench shape a class costs the
-worker more than its page costs the build, and the build had waited for it
-1-1.7 s while reading (bench/RESULTS.md). Which process composes a page changes
-nothing in it: both compose it from the same figures.
 
 The Prefetcher also keeps the pages an incremental build composed at
 ``env-get-outdated`` to see whether they changed
@@ -63,14 +55,6 @@ class FiguresOf:
 
 
 @dataclass(frozen=True)
-class PageOf:
-    """What to compute ahead: the class ``qualname``'s page, composed with its figures
-    (:class:`Composed`)."""
-
-    qualname: str
-
-
-@dataclass(frozen=True)
 class EndingOf:
     """What to compute ahead: the :class:`PageEnding` of the class ``qualname``'s page, as
     composed with its figures."""
@@ -85,22 +69,17 @@ class LexedModule:
     name: str
 
 
-AheadKey = FiguresOf | PageOf | EndingOf | LexedModule
+AheadKey = FiguresOf | EndingOf | LexedModule
 
 
 @dataclass(frozen=True)
 class Figures:
-    """A class's values and elasticities."""
+    """A class's values and elasticities, and its page composed with them."""
 
     values: tuple[EntryValues, ...]
     sensitivities: tuple[Sensitivity, ...]
-
-
-@dataclass(frozen=True)
-class Composed:
-    """A class's page, composed with its figures."""
-
-    page: ComposedPage
+    page: ComposedPage | None
+    """None when composing the page failed: the build composes it and reports why."""
     ending: PageEnding | None = None
     """The page's ending, when the worker was asked for it with the page; None when it
     gives it later (an :class:`EndingOf` key)."""
@@ -114,7 +93,7 @@ class PageEnding:
     markdown: str
 
 
-AheadResult = Figures | Composed | PageEnding | LexedPieces
+AheadResult = Figures | PageEnding | LexedPieces
 
 
 class Prefetcher:
@@ -140,11 +119,10 @@ class Prefetcher:
         lexing: Mapping[str, Callable[[], LexedPieces]],
         endings_later: bool = True,
     ) -> AheadWorker[AheadKey, AheadResult | None] | None:
-        """Fork a worker computing the :class:`Figures` of each class of ``class_pages``
+        """Fork a worker computing the :class:`Figures` of the classes of ``class_pages``
         (dotted path -> the page and the path of its stub, in the order they will be
-        read) and its page, then (``endings_later``) the endings of their pages, then
-        running the ``lexing`` jobs (module name -> job); None when a worker would not
-        pay."""
+        read), then (``endings_later``) the endings of their pages, then running the
+        ``lexing`` jobs (module name -> job); None when a worker would not pay."""
         self._close_worker()
         wanted = [
             FiguresOf(s.qualname)
@@ -159,9 +137,8 @@ class Prefetcher:
         # The child needs longer than one time limit only when the library's code runs
         # into it again and again; the build then does the rest itself.
         patience = 2 * self.project.settings.eval_timeout + 10
-        classes = [key for figures in wanted for key in (figures, PageOf(figures.qualname))]
         endings = [EndingOf(key.qualname) for key in wanted] if endings_later else []
-        keys: list[AheadKey] = [*classes, *endings, *map(LexedModule, self._lexing)]
+        keys: list[AheadKey] = [*wanted, *endings, *map(LexedModule, self._lexing)]
         self.worker = AheadWorker(self._compute, keys, patience)
         return self.worker
 
@@ -172,46 +149,29 @@ class Prefetcher:
             return self._lexing[key.name]()
         if isinstance(key, EndingOf):
             return self._ending(key.qualname)
-        scenario = self.project.scenario_named(key.qualname)
+        project = self.project
+        scenario = project.scenario_named(key.qualname)
         if isinstance(scenario, str):
             return None
-        if isinstance(key, PageOf):
-            return self._page(scenario)
-        values, sensitivities = self.project.values(scenario), self.project.sensitivities(scenario)
+        values, sensitivities = project.values(scenario), project.sensitivities(scenario)
         if isinstance(values, str) or isinstance(sensitivities, str):
             return None
-        return Figures(values, sensitivities)
-
-    def _page(self, scenario: ScenarioDoc) -> Composed | None:
-        """In the worker, once the class's figures are given: its page; None when it
-        cannot be composed (the build composes it, and says why)."""
-        page = self._composed_page(scenario)
-        if page is None:
-            return None
+        planned, stub_path = self._class_pages[key.qualname]
+        page = compose.compose(project, planned, stub_path)
+        if isinstance(page, str):
+            return Figures(values, sensitivities, None)
+        self._composed[key.qualname] = page
         if self._endings_later:
-            self._composed[scenario.qualname] = page
-            return Composed(page)
-        return Composed(page, self._ending_of(scenario.qualname, page))
-
-    def _composed_page(self, scenario: ScenarioDoc) -> ComposedPage | None:
-        if not self.project.has_figures(scenario):
-            return None  # the user's code did not let the worker compute them
-        planned, stub_path = self._class_pages[scenario.qualname]
-        page = compose.compose(self.project, planned, stub_path)
-        return None if isinstance(page, str) else page
+            return Figures(values, sensitivities, page)
+        return Figures(values, sensitivities, page, self._ending(key.qualname))
 
     def _ending(self, qualname: str) -> PageEnding | None:
         """In the worker, once every class's figures are given: the digest and Markdown
-        of a page it composed, or the build composed with the figures it gave (1.3 of
-        the 10 s it worked while the deep bench shape's pages were read, where it is the
-        slower of the two processes: bench/RESULTS.md)."""
+        of a page it composed (1.3 of the 10 s it worked while the deep bench shape's
+        pages were read, where it is the slower of the two processes: bench/RESULTS.md)."""
         composed = self._composed.pop(qualname, None)
         if composed is None:
-            scenario = self.project.scenario_named(qualname)
-            composed = None if isinstance(scenario, str) else self._composed_page(scenario)
-        return None if composed is None else self._ending_of(qualname, composed)
-
-    def _ending_of(self, qualname: str, composed: ComposedPage) -> PageEnding:
+            return None
         page = compose.recorded(composed, self._class_pages[qualname][0].docname)
         assert page.digest is not None and page.markdown is not None
         return PageEnding(page.digest, page.markdown)
@@ -236,42 +196,21 @@ class Prefetcher:
         scenario = self.project.scenario_named(planned.argument)
         if isinstance(scenario, str):
             return  # the directive composes the page, and reports why it cannot
-        # The worker still on the class's figures: it goes on with the next class once it
-        # has them, and the build composes this page (see the module's docstring).
-        composing_here = self.worker.give_up(PageOf(scenario.qualname))
         figures = self.worker.take(FiguresOf(scenario.qualname))
         if not isinstance(figures, Figures):
             return
         if len(figures.values) != len(scenario.registry_entries):
             return  # not this class's figures: nor what was made of them
         self.project.remember_figures(scenario, figures.values, figures.sensitivities)
+        if figures.page is None:
+            return
         planned = self._class_pages[scenario.qualname][0]
-        composed = (
-            self._compose_here(planned, scenario)
-            if composing_here
-            else self.worker.take(PageOf(scenario.qualname))
-        )
-        if not isinstance(composed, Composed):
-            return  # the directive composes the page, and reports why it cannot
-        ending = composed.ending
+        ending = figures.ending
         if ending is not None:
-            self._pages[planned] = RecordedPage(composed.page, ending.digest, ending.markdown)
+            self._pages[planned] = RecordedPage(figures.page, ending.digest, ending.markdown)
         else:
-            self._pages[planned] = RecordedPage(composed.page, None, None)
+            self._pages[planned] = RecordedPage(figures.page, None, None)
             self._unended[planned.docname] = scenario.qualname
-
-    def _compose_here(self, planned: PlannedPage, scenario: ScenarioDoc) -> Composed | None:
-        """The class's page, composed by the build with the figures the worker gave; its
-        ending is left to the worker, as for the pages it composes."""
-        stub_path = self._class_pages[scenario.qualname][1]
-        page = compose.compose(self.project, planned, stub_path)
-        if isinstance(page, str):
-            return None
-        if self._endings_later:
-            return Composed(page)
-        recorded = compose.recorded(page, planned.docname)
-        assert recorded.digest is not None and recorded.markdown is not None
-        return Composed(page, PageEnding(recorded.digest, recorded.markdown))
 
     def take_endings(self, wait: bool) -> dict[str, PageEnding | None]:
         """The endings of the pages taken from the worker, by docname: those it has sent

@@ -33,7 +33,6 @@ CLASSES = 10  # more than refgen.sphinx.ahead.AHEAD_MINIMUM
 MODELS = '''
 import os
 import signal
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,8 +47,6 @@ def _note_process() -> None:
             stream.write(f"{where}\\n")
     if os.environ.get("AHEAD_TEST_DIE") and os.getpid() != BUILD_PID:
         os.kill(os.getpid(), signal.SIGKILL)  # os._exit would be a failure, caught as data
-    if os.environ.get("AHEAD_TEST_SLOW") and os.getpid() != BUILD_PID:
-        time.sleep(0.05)  # the worker's figures cost more than the build's pages
 '''
 
 CLASS = '''
@@ -155,33 +152,6 @@ def test_few_classes_start_no_worker(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert processes(log) == {"build"}
 
 
-def let_the_worker_run_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Before taking a class page, the build waits until the worker has given
-    everything: it never finds the worker still on the class."""
-    taking = prefetching.Prefetcher.take_page
-
-    def after_the_worker(self: prefetching.Prefetcher, planned: PlannedPage) -> Any:
-        while self.worker is not None and not self.worker.has_given_all():
-            time.sleep(0.01)
-        return taking(self, planned)
-
-    monkeypatch.setattr(prefetching.Prefetcher, "take_page", after_the_worker)
-
-
-def noting_who_composes(monkeypatch: pytest.MonkeyPatch, log: Path) -> None:
-    """Each class page composed is noted in ``log``: ``build`` or ``worker``."""
-    build_pid = os.getpid()
-    composing = compose_module.compose
-
-    def noting(project: Any, planned: Any, stub_path: str) -> Any:
-        if planned.kind == "scenario":
-            with log.open("a") as stream:
-                stream.write("build\n" if os.getpid() == build_pid else "worker\n")
-        return composing(project, planned, stub_path)
-
-    monkeypatch.setattr(compose_module, "compose", noting)
-
-
 def site_files(outdir: Path) -> dict[str, bytes]:
     """Every file of the built site but Sphinx's own records of the build."""
     return {
@@ -194,49 +164,98 @@ def site_files(outdir: Path) -> dict[str, bytes]:
 def test_the_worker_composes_each_class_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Class pages composed in the worker, ahead of the build, with their digest and
-    Markdown: the site is the one the build makes alone, and the next build re-reads
-    nothing."""
-    log = tmp_path / "composed.log"
-    noting_who_composes(monkeypatch, log)
-    let_the_worker_run_ahead(monkeypatch)
+    """Class pages composed in the worker, with their digest and Markdown:
+    the site is the one the build makes alone, and the next build re-reads nothing."""
+    build_pid = os.getpid()
+    composed_by_build: list[str] = []
+    composing = compose_module.compose
+
+    def noting(project: Any, planned: Any, stub_path: str) -> Any:
+        if os.getpid() == build_pid:
+            composed_by_build.append(planned.kind)
+        return composing(project, planned, stub_path)
+
+    monkeypatch.setattr(compose_module, "compose", noting)
     project = write_boxes(tmp_path / "boxes")
     ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert ahead.returncode == 0, ahead.stderr
-    assert log.read_text().split() == ["worker"] * CLASSES
+    assert "scenario" not in composed_by_build
     again = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert "0 added, 0 changed, 0 removed" in again.stdout
 
-    log.unlink()
     monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
-    assert log.read_text().split() == ["build"] * CLASSES
+    assert composed_by_build.count("scenario") == CLASSES
     assert site_files(ahead.outdir) == site_files(alone.outdir)
 
 
-def test_the_build_composes_the_pages_of_classes_the_worker_is_still_on(
+UNIT_ON_FIRST_USE = '''
+import os
+import time
+from dataclasses import dataclass
+
+import pint
+
+BUILD_PID = os.getpid()
+ureg = pint.UnitRegistry()
+
+
+def _define_widget() -> bool:
+    """Units this library defines the first time a figure needs them."""
+    if os.getpid() != BUILD_PID:
+        time.sleep(0.05)  # the worker's figures cost more than the build's pages
+    if "widget" not in ureg:
+        ureg.define("widget = [widget]")
+    return True
+'''
+
+UNIT_CLASS = '''
+
+@dataclass(frozen=True, kw_only=True)
+class Stock{n}:
+    """Stock number {n}."""
+
+    count: int = 3
+    """Boxes."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether the library's units are defined."""
+        return _define_widget()
+
+    @property
+    def stock(self) -> float:
+        """Widgets in stock."""
+        return self.count * ureg.widget
+'''
+
+
+def test_a_page_is_composed_where_its_figures_ran(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A worker whose figures cost more than the build's pages: the build composes each
-    page it reaches while the worker still computes the class's figures, and the worker
-    goes on with the next class. The worker gives those pages' digest and Markdown while
-    the pages are written: the site is the one the build makes alone, and the next build
-    re-reads nothing."""
-    log = tmp_path / "composed.log"
-    noting_who_composes(monkeypatch, log)
-    monkeypatch.setenv("AHEAD_TEST_SLOW", "1")
-    project = write_boxes(tmp_path / "boxes")
+    """Composing reads the process's state (which names the unit registry knows, for the
+    equations), and a figure may change it: a library that defines a unit on first use.
+    Each class page is composed in the process that computed its figures, so a worker
+    slower than the build gives the site the build gives alone (found in review of a
+    build that composed the pages the worker had not reached)."""
+    models = UNIT_ON_FIRST_USE + "".join(UNIT_CLASS.format(n=n) for n in range(CLASSES))
+    entries = "".join(
+        f"    Small{n} = Stock{n}(count=2)\n    Large{n} = Stock{n}(count=5)\n"
+        for n in range(CLASSES)
+    )
+    project = write_scenario_project(
+        tmp_path / "stock",
+        "ahead",
+        {"models": models, "registry": REGISTRY.format(entries=entries)},
+        registry="registry.Named",
+        documented=["models"],
+    )
     ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert ahead.returncode == 0, ahead.stderr
-    composed = log.read_text().split()
-    assert composed.count("build") >= CLASSES // 2, composed
-    assert composed.count("worker") >= composed.count("build")  # their endings, and more
-    again = project.build("html", "-W", outdir=tmp_path / "ahead")
-    assert "0 added, 0 changed, 0 removed" in again.stdout
-
-    monkeypatch.delenv("AHEAD_TEST_SLOW")
     monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
+    assert alone.returncode == 0, alone.stderr
+    assert "widget" in text(read_html(alone.outdir / "reference/ahead.models/Stock3.html"))
     assert site_files(ahead.outdir) == site_files(alone.outdir)
 
 
@@ -244,11 +263,19 @@ def test_pages_whose_fingerprint_changed_are_composed_half_by_the_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An edit every class page reaches: at ``env-get-outdated`` the build composes the
-    first half of the pages again and the worker the second (here always ahead of the
-    build), and the site is the one a clean build of the edited library gives."""
+    first half of the pages again and the worker the second, and the site is the one a
+    clean build of the edited library gives."""
+    build_pid = os.getpid()
     log = tmp_path / "composed.log"
-    noting_who_composes(monkeypatch, log)
-    let_the_worker_run_ahead(monkeypatch)
+    composing = compose_module.compose
+
+    def noting(project: Any, planned: Any, stub_path: str) -> Any:
+        if planned.kind == "scenario":
+            with log.open("a") as stream:
+                stream.write("build\n" if os.getpid() == build_pid else "worker\n")
+        return composing(project, planned, stub_path)
+
+    monkeypatch.setattr(compose_module, "compose", noting)
     monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", 2)
     project = write_boxes(tmp_path / "boxes")
     first = project.build("html", "-W", outdir=tmp_path / "edited")
@@ -453,88 +480,6 @@ def test_results_come_in_any_order_asked_and_each_once() -> None:
         assert worker.take(1) is NOT_GIVEN  # given once; the caller keeps it
         assert worker.take(4) is NOT_GIVEN  # never asked of the worker
         assert worker.take(2) == 4
-    finally:
-        worker.close()
-
-
-def gated_square(folder: str, key: int) -> int:
-    """``key`` squared; with a file ``gate-<key>`` in ``folder``, only once the file
-    ``go-<key>`` is there too. The file ``started-<key>`` says it began."""
-    Path(folder, f"started-{key}").touch()
-    if Path(folder, f"gate-{key}").exists():
-        deadline = time.monotonic() + PATIENCE
-        while not Path(folder, f"go-{key}").exists() and time.monotonic() < deadline:
-            time.sleep(0.01)
-    return key * key
-
-
-def wait_until_there(path: Path) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path.name} never came"
-        time.sleep(0.01)
-
-
-def test_a_key_given_up_before_the_child_reaches_it_is_never_computed(tmp_path: Path) -> None:
-    (tmp_path / "gate-1").touch()
-    worker = AheadWorker(functools.partial(gated_square, str(tmp_path)), [1, 2, 3], PATIENCE)
-    try:
-        wait_until_there(tmp_path / "started-1")
-        assert worker.give_up(2)
-        assert not worker.give_up(2)  # once
-        assert not worker.give_up(4)  # never asked of the worker
-        (tmp_path / "go-1").touch()
-        assert worker.take(1) == 1
-        assert worker.take(3) == 9
-        assert worker.take(2) is NOT_GIVEN
-        assert not (tmp_path / "started-2").exists()
-        assert worker.has_given_all()
-    finally:
-        worker.close()
-
-
-def test_a_result_sent_after_its_key_was_given_up_is_dropped(tmp_path: Path) -> None:
-    (tmp_path / "gate-2").touch()
-    worker = AheadWorker(functools.partial(gated_square, str(tmp_path)), [1, 2, 3], PATIENCE)
-    try:
-        wait_until_there(tmp_path / "started-2")
-        assert worker.give_up(2)  # the child is computing it: it sends it all the same
-        (tmp_path / "go-2").touch()
-        assert worker.take(3) == 9
-        assert worker._results == {1: worker._results[1]}  # 2 was dropped as it came
-        assert worker.take(2) is NOT_GIVEN
-        assert worker.take(1) == 1
-    finally:
-        worker.close()
-
-
-def test_a_key_the_child_has_sent_is_not_given_up() -> None:
-    worker = AheadWorker(square, [1, 2], PATIENCE)
-    try:
-        worker._process.join(timeout=PATIENCE)  # both sent: the child has ended
-        assert not worker.give_up(2)
-        assert worker.take(2) == 4
-    finally:
-        worker.close()
-
-
-def test_giving_up_never_waits_on_a_child_that_does_not_read(tmp_path: Path) -> None:
-    """The child reads what it is told between two keys: one stuck on a key leaves the
-    pipe full, and the build's next key stays the child's."""
-    (tmp_path / "gate-0").touch()
-    keys = list(range(40_000))  # more positions than a pipe holds, at four bytes each
-    worker = AheadWorker(functools.partial(gated_square, str(tmp_path)), keys, PATIENCE)
-    try:
-        wait_until_there(tmp_path / "started-0")
-        started = time.monotonic()
-        given_up = [key for key in keys[1:] if worker.give_up(key)]
-        assert time.monotonic() - started < PATIENCE
-        assert 0 < len(given_up) < len(keys) - 1
-        (tmp_path / "go-0").touch()
-        assert worker.take(0) == 0
-        first_kept = len(given_up) + 1
-        assert worker.take(first_kept) == first_kept**2
-        assert worker.take(first_kept - 1) is NOT_GIVEN
     finally:
         worker.close()
 
