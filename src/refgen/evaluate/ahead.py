@@ -193,10 +193,10 @@ def _compute_all(compute: Callable[[K], R], keys: list[K], sender: Connection) -
     is frozen too, every :data:`KEYS_BETWEEN_FREEZES` keys."""
     gc.freeze()
     for position, key in enumerate(keys):
-        if position and position % KEYS_BETWEEN_FREEZES == 0:
-            gc.collect()  # what the last keys left behind is garbage, or kept for later
-            gc.freeze()
         try:
+            if position and position % KEYS_BETWEEN_FREEZES == 0:
+                gc.collect()  # what the last keys left behind is garbage, or kept for later
+                gc.freeze()
             payload: bytes | None = pickle.dumps(compute(key), pickle.HIGHEST_PROTOCOL)
         except KeyboardInterrupt:
             return  # Ctrl-C reaches the whole process group: the build is being stopped
