@@ -437,6 +437,7 @@ class _Cycle:
 
 
 _KEPT_BY_THE_CHILD: list[list[int]] = []
+_LEFT_BY_THE_CHILD: list[weakref.ref[_Cycle]] = []
 
 
 def keeps_and_leaves_garbage(key: int) -> tuple[int, bool]:
@@ -444,10 +445,8 @@ def keeps_and_leaves_garbage(key: int) -> tuple[int, bool]:
     objects are frozen and whether that cycle is still alive."""
     if key == 0:
         _KEPT_BY_THE_CHILD.append(list(range(3)))
-        garbage = _Cycle()
-        keeps_and_leaves_garbage.cycle = weakref.ref(garbage)  # type: ignore[attr-defined]
-        del garbage
-    return gc.get_freeze_count(), keeps_and_leaves_garbage.cycle() is not None  # type: ignore[attr-defined]
+        _LEFT_BY_THE_CHILD.append(weakref.ref(_Cycle()))  # garbage at once, in a cycle
+    return gc.get_freeze_count(), _LEFT_BY_THE_CHILD[0]() is not None
 
 
 def test_the_child_freezes_what_it_keeps_after_collecting_what_it_left() -> None:
