@@ -335,3 +335,73 @@ def test_a_build_that_fails_while_planning_leaves_nothing_frozen(
     assert result.returncode != 0
     assert "planning failed" in result.stderr
     assert gc.get_freeze_count() == 0
+
+
+# Records how many objects were frozen when Sphinx hands each environment to its build:
+# right after unpickling it, for a build that finds one.
+WATCH_ENVIRONMENT_LOAD = """
+import gc
+import json
+from pathlib import Path
+
+from sphinx.environment import BuildEnvironment
+
+_setup_environment = BuildEnvironment.setup
+_frozen_at_setup = []
+
+
+def _watching(self, app):
+    _frozen_at_setup.append(gc.get_freeze_count())
+    return _setup_environment(self, app)
+
+
+BuildEnvironment.setup = _watching
+
+
+def _report(app, exception):
+    Path(app.outdir, "frozen-at-environment.json").write_text(json.dumps(_frozen_at_setup))
+
+
+def setup(app):
+    app.connect("build-finished", _report, priority=100)
+"""
+
+
+def test_the_pickled_environment_is_loaded_with_sphinx_frozen(tmp_path: Path) -> None:
+    project = shapes_project(tmp_path, WATCH_ENVIRONMENT_LOAD)
+    first = project.build("html", "-W", isolated=True)  # it patches Sphinx
+    assert first.returncode == 0, first.stderr
+    again = project.build("html", "-W", isolated=True)
+    assert again.returncode == 0, again.stderr
+    assert "loading pickled environment" in again.stdout
+    (frozen,) = json.loads((again.outdir / "frozen-at-environment.json").read_text())
+    assert frozen > 10_000  # Sphinx and the extensions, frozen at config-inited
+
+
+def test_what_a_build_that_stopped_as_sphinx_started_froze_is_let_go_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A theme Sphinx cannot find stops the build after ``config-inited``, before any
+    event refgen could thaw at: the next build in the same process thaws first."""
+    monkeypatch.delenv(ISOLATED_VARIABLE, raising=False)  # the failure is this process's
+    broken = shapes_project(tmp_path / "broken", 'html_theme = "no_such_theme"\n')
+    stopped = broken.build("html")
+    assert stopped.returncode != 0
+    assert "no_such_theme" in stopped.stderr + stopped.stdout
+    assert gc.get_freeze_count() > 0  # nothing refgen is told of ends that build
+    working = shapes_project(tmp_path / "working", FROZEN_WHEN_SET_UP)
+    result = working.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    assert (working.docs / "frozen-when-set-up.txt").read_text() == "0"
+    assert gc.get_freeze_count() == 0
+
+
+# conf.py's own setup runs after its extensions', refgen's among them.
+FROZEN_WHEN_SET_UP = """
+import gc
+from pathlib import Path
+
+
+def setup(app):
+    Path(__file__).with_name("frozen-when-set-up.txt").write_text(str(gc.get_freeze_count()))
+"""

@@ -265,6 +265,7 @@ def add_nodes(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    memory.thaw_what_an_unfinished_build_froze()
     app.setup_extension("sphinx.ext.viewcode")
     for spec in setting_fields():
         default: Any = spec.default
@@ -289,6 +290,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(smart_quotes.PageSmartQuotes)
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)
+    app.connect("config-inited", memory.freeze_before_the_environment_loads, priority=900)
     app.connect("builder-inited", generate_pages)
     app.connect("builder-inited", add_media_types)
     app.connect("env-purge-doc", purge_page)

@@ -7,7 +7,8 @@ Sphinx holds more with every page. On the 600-class bench library that walk
 was 15 s of a 68 s build (bench/RESULTS.md). Three things keep it short:
 
 - what lives for the whole build is frozen (``gc.freeze``), so collections
-  skip it: Sphinx and its environment before the library is loaded, the
+  skip it: Sphinx and its extensions before the pickled environment is
+  loaded, the environment before the library is loaded, the
   library once it is loaded, the analysis once the pages are planned, what
   the pages read so far left in the environment (every
   :data:`PAGES_BETWEEN_FREEZES` pages, before the next one is read, when
@@ -24,9 +25,12 @@ A doctree taken apart has no cycles left, so reference counting frees it at
 once, and the collector never walks it.
 
 All of it is undone at the end of the build (``gc.unfreeze``), or when
-planning fails. After a build that did not fail, everything is frozen once
-more as the process exits: Python's exit otherwise walks every object the
-process holds, more than a second after a build of the bench library.
+planning fails; what a build that never got to its end froze (Sphinx
+stopped between reading ``conf.py`` and starting the builder) is undone when
+refgen is next set up in the same process. After a build that did not fail,
+everything is frozen once more as the process exits: Python's exit otherwise
+walks every object the process holds, more than a second after a build of
+the bench library.
 """
 
 from __future__ import annotations
@@ -68,12 +72,34 @@ def _memory(app: Sphinx) -> _BuildMemory:
     return _builds.setdefault(app, _BuildMemory())
 
 
+_frozen_for_a_build = False
+"""Whether refgen froze objects for a build that has not ended yet."""
+
+
+def freeze_before_the_environment_loads(app: Sphinx, config: object) -> None:
+    """``config-inited``, last: Sphinx, ``conf.py`` and the extensions are loaded, and the
+    pickled environment is next. Unpickling it sets off full collections, which would
+    otherwise walk all of Sphinx each time: on the 600-class bench library, loading the
+    environment took 0.25 s, and 0.10 s frozen first (bench/RESULTS.md)."""
+    freeze_what_sphinx_loaded()
+
+
 def freeze_what_sphinx_loaded() -> None:
     """``builder-inited``, before the library is loaded: Sphinx, its environment and the
     extensions live for the whole build. Only the young generations are collected first:
     little of it is garbage, and a full collection would walk all of it."""
+    global _frozen_for_a_build
     gc.collect(1)
     gc.freeze()
+    _frozen_for_a_build = True
+
+
+def thaw_what_an_unfinished_build_froze() -> None:
+    """When refgen is set up: a build that stopped before its end (an extension or the
+    theme failing as Sphinx starts) emitted no ``build-finished``, so what it froze is
+    let go here, before this build freezes anything."""
+    if _frozen_for_a_build:
+        _thaw()
 
 
 @contextmanager
@@ -83,7 +109,7 @@ def thawed_on_failure() -> Iterator[None]:
     try:
         yield
     except BaseException:
-        gc.unfreeze()
+        _thaw()
         raise
 
 
@@ -192,10 +218,16 @@ def forget_build(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``: collect as usual again; after a build that did not fail, until
     the process exits."""
     _builds.pop(app, None)
-    gc.unfreeze()
+    _thaw()
     atexit.unregister(_freeze_at_exit)  # registered once per process, however many builds
     if exception is None:
         atexit.register(_freeze_at_exit)
+
+
+def _thaw() -> None:
+    global _frozen_for_a_build
+    gc.unfreeze()
+    _frozen_for_a_build = False
 
 
 def _freeze_at_exit() -> None:
