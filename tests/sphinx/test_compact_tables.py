@@ -14,18 +14,21 @@ import json
 import pickle
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urldefrag
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.events import EventListener
 from sphinx.search.en import SearchEnglish
+from sphinx.search.ja import SearchJapanese
 from sphinx.writers.html5 import HTML5Translator
 
 from refgen.config import settings_table
 from refgen.render import blocks as b
 from refgen.sphinx.compact_tables import ANCHORS, data_texts, expand, expand_tables
 from refgen.sphinx.html_tables import is_stock_writer
-from refgen.sphinx.nodes import refgen_table
+from refgen.sphinx.nodes import refgen_search_words, refgen_table
 from refgen.testing import BuildResult, sphinx_build, write_scenario_project
 from tests.conftest import copy_docs
 from tests.html_helpers import read_html
@@ -394,3 +397,33 @@ def test_the_search_index_gets_the_text_of_data_cells_as_written() -> None:
     ]
     assert data_texts(table) == written
     assert "peak_rate" in written and "1,234" in written and ".5" in written
+
+
+def html_build_indexing_in(language: object) -> SimpleNamespace:
+    """What :func:`expand_tables` reads of a build: an HTML builder with a search index in
+    ``language``, and refgen's handler the last of ``doctree-resolved``."""
+    indexer = SimpleNamespace(lang=language)
+    listeners = {"doctree-resolved": [EventListener(0, expand_tables, 500)]}
+    return SimpleNamespace(
+        builder=SimpleNamespace(format="html", indexer=indexer),
+        events=SimpleNamespace(listeners=listeners),
+    )
+
+
+def test_the_search_index_gets_a_tables_data_texts_as_one_text_where_words_split_alone() -> None:
+    table = b.Table(
+        header=((b.text("Name"),), (b.text("Value"),)),
+        rows=(((b.Paragraph((b.Code("peak_rate"),)),), (b.text(b.Figure("1,234", ".5", 5, 2)),)),),
+    )
+    texts = data_texts(table)
+    for language, given in (
+        (SearchEnglish({}), [" ".join(texts)]),  # words are runs of word characters
+        (SearchJapanese({}), texts),  # split by context: each text apart, as its node
+    ):
+        doctree = nodes.document(None, None)  # type: ignore[arg-type]
+        doctree += refgen_table("", classes=["colwidths-auto"], layout=table)
+        expand_tables(html_build_indexing_in(language), doctree)
+        (words,) = doctree.findall(refgen_search_words)
+        assert [str(text) for text in words.children] == given
+        indexed = [word for text in words.children for word in language.split(str(text))]
+        assert indexed == [word for text in texts for word in language.split(text)]

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from docutils import nodes
+from sphinx.search import SearchLanguage
 
 from refgen.render import blocks as b
 from refgen.sphinx.nodes import (
@@ -168,9 +169,11 @@ def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> No
     """
     output = getattr(getattr(app, "builder", None), "format", "")
     if output == "html" and not later_handlers_may_read_cells(app):
+        whole = splits_words_alone(app)
         for compact in doctree.findall(refgen_table):
-            texts = [nodes.Text(text) for text in data_texts(compact["layout"])]
-            compact += refgen_search_words("", *texts)
+            texts = data_texts(compact["layout"])
+            pieces = [" ".join(texts)] if whole and texts else texts
+            compact += refgen_search_words("", *(nodes.Text(piece) for piece in pieces))
         return
     flat = output in NO_NESTED_TABLES
     for compact in list(doctree.findall(refgen_table)):
@@ -178,6 +181,16 @@ def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> No
         compact.replace_self(table)
         if flat:
             rows_as_lists(table)
+
+
+def splits_words_alone(app: object) -> bool:
+    """Whether the search index splits text into words by their own characters only
+    (Sphinx's default, ``\\w+``, for English and every language without a splitter of its
+    own): then a table's data texts go to it as one text, a space between each, and give
+    the same words as one text node each. Japanese and Chinese split by context: there
+    each text stays apart, as its node would be."""
+    language = getattr(getattr(getattr(app, "builder", None), "indexer", None), "lang", None)
+    return language is not None and type(language).split is SearchLanguage.split
 
 
 QUIET_HANDLERS = ("refgen.", "sphinx.ext.todo", "sphinx.ext.ifconfig")
