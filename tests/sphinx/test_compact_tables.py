@@ -399,6 +399,13 @@ def test_the_search_index_gets_the_text_of_data_cells_as_written() -> None:
     assert "peak_rate" in written and "1,234" in written and ".5" in written
 
 
+class Phrases(SearchEnglish):
+    """A search language of an extension whose words may hold a space."""
+
+    lang = "xx-phrases"
+    _word_re = re.compile(r"\w+(?: \w+)*")
+
+
 def html_build_indexing_in(language: object) -> SimpleNamespace:
     """What :func:`expand_tables` reads of a build: an HTML builder with a search index in
     ``language``, and refgen's handler the last of ``doctree-resolved``."""
@@ -416,9 +423,13 @@ def test_the_search_index_gets_a_tables_data_texts_as_one_text_where_words_split
         rows=(((b.Paragraph((b.Code("peak_rate"),)),), (b.text(b.Figure("1,234", ".5", 5, 2)),)),),
     )
     texts = data_texts(table)
+    phrases = SearchEnglish({})
+    phrases._word_re = re.compile(r"\w+(?: \w+)*")  # an extension's own pattern
     for language, given in (
         (SearchEnglish({}), [" ".join(texts)]),  # words are runs of word characters
         (SearchJapanese({}), texts),  # split by context: each text apart, as its node
+        (Phrases({}), texts),  # a language whose words may hold a space
+        (phrases, texts),
     ):
         doctree = nodes.document(None, None)  # type: ignore[arg-type]
         doctree += refgen_table("", classes=["colwidths-auto"], layout=table)

@@ -61,6 +61,7 @@ def holders_in(app: Sphinx) -> dict[str, object]:
         "sphinx.config.Config": app.config,
         "sphinx.events.EventManager": app.events,
         "sphinx.search.IndexBuilder": app.builder.indexer,
+        "sphinx.search.SearchLanguage": app.builder.indexer.lang,
         "sphinx.writers.html5.HTML5Translator": app.builder.create_translator(
             document, app.builder
         ),

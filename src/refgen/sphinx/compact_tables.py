@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from docutils import nodes
-from sphinx.search import SearchLanguage
 
 from refgen.render import blocks as b
 from refgen.sphinx.nodes import (
@@ -29,7 +28,7 @@ from refgen.sphinx.nodes import (
     refgen_search_words,
     refgen_table,
 )
-from refgen.sphinx.private import event_listeners
+from refgen.sphinx.private import event_listeners, splits_as_sphinx_does
 
 HEADER_ROW = -1
 """Row number of a table's header in :func:`live_cells`; body rows count from 0."""
@@ -185,12 +184,13 @@ def expand_tables(app: object, doctree: nodes.document, docname: str = "") -> No
 
 def splits_words_alone(app: object) -> bool:
     """Whether the search index splits text into words by their own characters only
-    (Sphinx's default, ``\\w+``, for English and every language without a splitter of its
-    own): then a table's data texts go to it as one text, a space between each, and give
-    the same words as one text node each. Japanese and Chinese split by context: there
-    each text stays apart, as its node would be."""
+    (Sphinx's default, runs of word characters, for English and every language without
+    a splitter of its own): then a table's data texts go to it as one text, a space
+    between each, and give the same words as one text node each. Japanese and Chinese
+    split by context, and a language of an extension may split its own way: there each
+    text stays apart, as its node would be."""
     language = getattr(getattr(getattr(app, "builder", None), "indexer", None), "lang", None)
-    return language is not None and type(language).split is SearchLanguage.split
+    return language is not None and splits_as_sphinx_does(language)
 
 
 QUIET_HANDLERS = ("refgen.", "sphinx.ext.todo", "sphinx.ext.ifconfig")

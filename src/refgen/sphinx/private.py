@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from docutils.parsers.rst import directives
+from sphinx.search import SearchLanguage
 
 if TYPE_CHECKING:
     from docutils.parsers.rst import Directive
@@ -97,6 +98,13 @@ DIRECTIVE_REGISTRY = PrivateName(
     "docstring sandbox: docutils' own directives, found before they are first loaded",
 )
 
+WORD_PATTERN = PrivateName(
+    "sphinx.search.SearchLanguage",
+    "_word_re",
+    "search words: a compact table's data texts given to the index as one text, where the "
+    "language splits words by Sphinx's own pattern (refgen.sphinx.compact_tables)",
+)
+
 PRIVATE_NAMES = (
     VIEWCODE_MODULES,
     DOCTREE_CACHE,
@@ -110,6 +118,7 @@ PRIVATE_NAMES = (
     HTML_BASE,
     DIRECTIVES,
     DIRECTIVE_REGISTRY,
+    WORD_PATTERN,
 )
 """Every private name refgen reads."""
 
@@ -182,3 +191,17 @@ def directive_registries() -> tuple[dict[str, type[Directive]], dict[str, tuple[
     loaded: dict[str, type[Directive]] = getattr(directives, DIRECTIVES.name)
     known: dict[str, tuple[str, str]] = getattr(directives, DIRECTIVE_REGISTRY.name)
     return loaded, known
+
+
+def splits_as_sphinx_does(language: object) -> bool:
+    """Whether a search language splits text into words exactly as Sphinx's default does:
+    ``SearchLanguage.split`` with Sphinx's own word pattern, neither replaced on its class
+    nor on the language itself. False when the pattern's name is gone: each text is then
+    given to the index apart, as its node would be."""
+    pattern = getattr(SearchLanguage, WORD_PATTERN.name, None)
+    return (
+        pattern is not None
+        and getattr(type(language), "split", None) is SearchLanguage.split
+        and "split" not in vars(language)
+        and getattr(language, WORD_PATTERN.name, None) is pattern
+    )
