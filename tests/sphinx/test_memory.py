@@ -405,37 +405,3 @@ from pathlib import Path
 def setup(app):
     Path(__file__).with_name("frozen-when-set-up.txt").write_text(str(gc.get_freeze_count()))
 """
-
-
-EARLIER_APPS: list[weakref.ref[object]] = []
-ALIVE_WHEN_SET_UP: list[int] = []
-
-
-def note_app(app: object) -> None:
-    """Called by a test build's ``conf.py`` as it is set up, after refgen: how many of the
-    earlier builds' applications are still alive."""
-    ALIVE_WHEN_SET_UP.append(sum(1 for earlier in EARLIER_APPS if earlier() is not None))
-    EARLIER_APPS.append(weakref.ref(app))
-
-
-NOTE_APP = """
-
-def setup(app):
-    from tests.sphinx.test_memory import note_app
-
-    note_app(app)
-"""
-
-
-def test_what_earlier_builds_left_is_collected_before_the_next_one_freezes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv(ISOLATED_VARIABLE, raising=False)  # the builds are this process's
-    EARLIER_APPS.clear()
-    ALIVE_WHEN_SET_UP.clear()
-    project = shapes_project(tmp_path, NOTE_APP)
-    for _ in range(3):
-        result = project.build("html", "-W")
-        assert result.returncode == 0, result.stderr
-    assert ALIVE_WHEN_SET_UP == [0, 0, 0]
-    assert gc.get_freeze_count() == 0

@@ -265,7 +265,7 @@ def add_nodes(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    memory.let_go_of_earlier_builds()
+    memory.thaw_what_an_unfinished_build_froze()
     app.setup_extension("sphinx.ext.viewcode")
     for spec in setting_fields():
         default: Any = spec.default

@@ -74,8 +74,6 @@ def _memory(app: Sphinx) -> _BuildMemory:
 
 _frozen_for_a_build = False
 """Whether refgen froze objects for a build that has not ended yet."""
-_built_before = False
-"""Whether a build with refgen ran in this process before the one being set up."""
 
 
 def freeze_before_the_environment_loads(app: Sphinx, config: object) -> None:
@@ -91,22 +89,18 @@ def freeze_what_sphinx_loaded() -> None:
     loaded: Sphinx, its environment and the extensions live for the whole build. Only
     the young generations are collected first: little of it is garbage, and a full
     collection would walk all of it."""
-    global _frozen_for_a_build, _built_before
+    global _frozen_for_a_build
     gc.collect(1)
     gc.freeze()
-    _frozen_for_a_build = _built_before = True
+    _frozen_for_a_build = True
 
 
-def let_go_of_earlier_builds() -> None:
-    """When refgen is set up, in a process that built with it before (a test session,
-    a tool that builds again): what a build that stopped before its end froze (an
-    extension or the theme failing as Sphinx starts: no ``build-finished``) is thawed,
-    and what earlier builds left is collected before this build freezes anything, which
-    would otherwise keep it until this build ends."""
+def thaw_what_an_unfinished_build_froze() -> None:
+    """When refgen is set up: a build that stopped before its end (an extension or the
+    theme failing as Sphinx starts) emitted no ``build-finished``, so what it froze is
+    let go here, before this build freezes anything."""
     if _frozen_for_a_build:
         _thaw()
-    if _built_before:
-        gc.collect()
 
 
 @contextmanager
