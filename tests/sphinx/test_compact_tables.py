@@ -15,11 +15,14 @@ import pickle
 import re
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from urllib.parse import urldefrag
 
+import pytest
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.events import EventListener
+from sphinx.search import SearchLanguage
 from sphinx.search.en import SearchEnglish
 from sphinx.search.ja import SearchJapanese
 from sphinx.writers.html5 import HTML5Translator
@@ -417,7 +420,9 @@ def html_build_indexing_in(language: object) -> SimpleNamespace:
     )
 
 
-def test_the_search_index_gets_a_tables_data_texts_as_one_text_where_words_split_alone() -> None:
+def test_the_search_index_gets_a_tables_data_texts_as_one_text_where_words_split_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     table = b.Table(
         header=((b.text("Name"),), (b.text("Value"),)),
         rows=(((b.Paragraph((b.Code("peak_rate"),)),), (b.text(b.Figure("1,234", ".5", 5, 2)),)),),
@@ -431,10 +436,19 @@ def test_the_search_index_gets_a_tables_data_texts_as_one_text_where_words_split
         (Phrases({}), texts),  # a language whose words may hold a space
         (phrases, texts),
     ):
-        doctree = nodes.document(None, None)  # type: ignore[arg-type]
-        doctree += refgen_table("", classes=["colwidths-auto"], layout=table)
-        expand_tables(html_build_indexing_in(language), doctree)
-        (words,) = doctree.findall(refgen_search_words)
-        assert [str(text) for text in words.children] == given
-        indexed = [word for text in words.children for word in language.split(str(text))]
-        assert indexed == [word for text in texts for word in language.split(text)]
+        check_words_given(table, texts, language, given)
+    with monkeypatch.context() as everywhere:  # a pattern conf.py set for every language
+        everywhere.setattr(SearchLanguage, "_word_re", Phrases._word_re)
+        check_words_given(table, texts, SearchEnglish({}), texts)
+
+
+def check_words_given(table: b.Table, texts: list[str], language: Any, given: list[str]) -> None:
+    """``language``'s index is given ``given`` for ``table``, and the same words as from
+    each text apart."""
+    doctree = nodes.document(None, None)  # type: ignore[arg-type]
+    doctree += refgen_table("", classes=["colwidths-auto"], layout=table)
+    expand_tables(html_build_indexing_in(language), doctree)
+    (words,) = doctree.findall(refgen_search_words)
+    assert [str(text) for text in words.children] == given
+    indexed = [word for text in words.children for word in language.split(str(text))]
+    assert indexed == [word for text in texts for word in language.split(text)]

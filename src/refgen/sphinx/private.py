@@ -11,6 +11,7 @@ than as a build that quietly got slower or less exact.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -193,15 +194,20 @@ def directive_registries() -> tuple[dict[str, type[Directive]], dict[str, tuple[
     return loaded, known
 
 
+WORDS = re.compile(r"\w+")
+"""Sphinx's word pattern, runs of word characters: a space is never inside a word."""
+
+
 def splits_as_sphinx_does(language: object) -> bool:
-    """Whether a search language splits text into words exactly as Sphinx's default does:
-    ``SearchLanguage.split`` with Sphinx's own word pattern, neither replaced on its class
-    nor on the language itself. False when the pattern's name is gone: each text is then
-    given to the index apart, as its node would be."""
-    pattern = getattr(SearchLanguage, WORD_PATTERN.name, None)
+    """Whether a search language splits text into words by :data:`WORDS`, as Sphinx's
+    default does: ``SearchLanguage.split`` not replaced on its class nor on the language,
+    and a word pattern of the same text and flags, wherever it is set (the class, the
+    language, or ``SearchLanguage`` itself). False when the pattern's name is gone: each
+    text is then given to the index apart, as its node would be."""
+    pattern = getattr(language, WORD_PATTERN.name, None)
     return (
-        pattern is not None
-        and getattr(type(language), "split", None) is SearchLanguage.split
+        getattr(type(language), "split", None) is SearchLanguage.split
         and "split" not in vars(language)
-        and getattr(language, WORD_PATTERN.name, None) is pattern
+        and isinstance(pattern, re.Pattern)
+        and (pattern.pattern, pattern.flags) == (WORDS.pattern, WORDS.flags)
     )
