@@ -440,6 +440,9 @@ def test_the_search_index_gets_a_tables_data_texts_as_one_text_where_words_split
     with monkeypatch.context() as everywhere:  # a pattern conf.py set for every language
         everywhere.setattr(SearchLanguage, "_word_re", Phrases._word_re)
         check_words_given(table, texts, SearchEnglish({}), texts)
+    with monkeypatch.context() as everywhere:  # a splitter conf.py set for every language
+        everywhere.setattr(SearchLanguage, "split", lambda self, text: text.split(";"))
+        check_words_given(table, texts, SearchEnglish({}), texts)
 
 
 def check_words_given(table: b.Table, texts: list[str], language: Any, given: list[str]) -> None:

@@ -200,14 +200,16 @@ WORDS = re.compile(r"\w+")
 
 def splits_as_sphinx_does(language: object) -> bool:
     """Whether a search language splits text into words by :data:`WORDS`, as Sphinx's
-    default does: ``SearchLanguage.split`` not replaced on its class nor on the language,
-    and a word pattern of the same text and flags, wherever it is set (the class, the
-    language, or ``SearchLanguage`` itself). False when the pattern's name is gone: each
-    text is then given to the index apart, as its node would be."""
+    default does: Sphinx's own ``SearchLanguage.split``, replaced neither on the language,
+    nor on its class, nor on ``SearchLanguage`` itself, and a word pattern of the same
+    text and flags, wherever it is set. False when the pattern's name is gone: each text
+    is then given to the index apart, as its node would be."""
+    split = getattr(type(language), "split", None)
     pattern = getattr(language, WORD_PATTERN.name, None)
     return (
-        getattr(type(language), "split", None) is SearchLanguage.split
-        and "split" not in vars(language)
+        split is SearchLanguage.split
+        and (split.__module__, split.__qualname__) == ("sphinx.search", "SearchLanguage.split")
+        and "split" not in getattr(language, "__dict__", {})
         and isinstance(pattern, re.Pattern)
         and (pattern.pattern, pattern.flags) == (WORDS.pattern, WORDS.flags)
     )
