@@ -429,7 +429,7 @@ def test_the_search_index_gets_a_tables_data_texts_as_one_text_where_words_split
     )
     texts = data_texts(table)
     phrases = SearchEnglish({})
-    phrases._word_re = re.compile(r"\w+(?: \w+)*")  # an extension's own pattern
+    phrases._word_re = Phrases._word_re  # an extension's own pattern, on the language
     for language, given in (
         (SearchEnglish({}), [" ".join(texts)]),  # words are runs of word characters
         (SearchJapanese({}), texts),  # split by context: each text apart, as its node
