@@ -29,6 +29,7 @@ from pathlib import Path
 from refgen import __version__
 from refgen.analysis import source as source_module
 from refgen.analysis.source import ModuleSource, SourceTooDeep, dotted_name, parse_source
+from refgen.collector import collector_paused
 from refgen.files import replace_atomically
 
 Local = tuple[int, int, str]
@@ -355,7 +356,8 @@ class IndexStore:
         if self.path is None:
             return {}
         try:
-            version, kept = pickle.loads(self.path.read_bytes())
+            with collector_paused():
+                version, kept = pickle.loads(self.path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
             return {}
         except Exception:  # a file from another refgen: its classes may be gone
