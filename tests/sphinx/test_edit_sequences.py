@@ -6,7 +6,8 @@ after the class body, a monkeypatch from another module, a constant imported
 inside a function body, a module read by a literal name
 (``importlib.import_module("chain.tables")``), a helper in a module that is a
 symbolic link to a file outside the package, and a hand-written page whose
-duplicate description of a class warns on the class's page. The package is a
+duplicate description of a class warns on the class's page, and a docstring whose
+code block does not lex (a warning given as its page is written). The package is a
 regular one or a namespace package (no ``__init__.py``). Hypothesis draws edit
 sequences; after each edit the incremental build must equal a clean build
 (pages, exports, highlighted source, search index, warnings, exit status) and
@@ -103,6 +104,9 @@ REGISTRY_ADDITIONS = '''
     from chain.reached import Indirect, Tuned
 '''
 DUPLICATE = ".. py:class:: chain.models.Direct\n"
+INDIRECT_SUMMARY = "and a linked helper."
+UNLEXABLE = "\n\n    .. code-block:: python\n\n       x = 1 $ 2\n    "
+"""For Indirect's docstring: a block Sphinx warns about as it writes the page."""
 ABOUT = ":orphan:\n\nAbout\n=====\n\nThe chain package.\n\n"
 
 
@@ -146,6 +150,12 @@ def apply_reaching_edit(project: ScenarioProject, kind: str, value: int) -> None
         _replace_number(package / "tables.py", r"(V = )\d+", value)
     elif kind == "linked":
         _replace_number(project.root / "outside" / "linked.py", r"(return x \* )\d+", value)
+    elif kind == "unlexable":  # a warning given as the page is written: comes, or goes
+        reached = package / "reached.py"
+        text = reached.read_text().replace(INDIRECT_SUMMARY + UNLEXABLE, INDIRECT_SUMMARY)
+        if value % 2:
+            text = text.replace(INDIRECT_SUMMARY, INDIRECT_SUMMARY + UNLEXABLE)
+        reached.write_text(text)
     elif kind == "duplicate":  # the line that caused a warning goes
         about = project.docs / "about.rst"
         about.write_text(about.read_text().replace(DUPLICATE, ""))
@@ -153,7 +163,15 @@ def apply_reaching_edit(project: ScenarioProject, kind: str, value: int) -> None
         raise ValueError(kind)
 
 
-REACHING = ["after-body", "patch", "inner-import", "literal-import", "linked", "duplicate"]
+REACHING = [
+    "after-body",
+    "patch",
+    "inner-import",
+    "literal-import",
+    "linked",
+    "duplicate",
+    "unlexable",
+]
 EDITS = st.tuples(
     st.sampled_from(
         ["helper", "transitive", "docstring", "entry", "units", "add", "rename", "delete"]
@@ -199,6 +217,7 @@ def with_duplicates(result: BuildResult, pages: set[str]) -> set[str]:
 @example(edits=[("entry", 5), ("docstring", 2), ("transitive", 7), ("helper", 3)], namespace=True)
 @example(edits=[("after-body", 3), ("patch", 9), ("inner-import", 4)], namespace=False)
 @example(edits=[("literal-import", 5), ("linked", 7), ("duplicate", 1)], namespace=True)
+@example(edits=[("unlexable", 1), ("after-body", 3), ("unlexable", 2)], namespace=False)
 def test_any_edit_sequence_builds_what_a_clean_build_builds(
     tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int]], namespace: bool
 ) -> None:

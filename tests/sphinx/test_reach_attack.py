@@ -923,6 +923,62 @@ def test_a_parallel_rebuild_replays_a_write_warning_as_it_was_given(tmp_path: Pa
     assert sorted(again.warnings) == sorted(first.warnings)
 
 
+def does_not_lex(indent: str) -> str:
+    """A block Pygments cannot lex as Python, for a docstring indented by ``indent``:
+    Sphinx warns as the page is written, not read."""
+    return f"\n\n{indent}.. code-block:: python\n\n{indent}   x = 1 $ 2\n{indent}"
+
+
+WITH_METER = (
+    MODELS.replace('"""A gauge."""', f'"""A gauge.{does_not_lex("    ")}"""')
+    + """
+
+    @dataclass(frozen=True, kw_only=True)
+    class Meter:
+        \"\"\"A meter.\"\"\"
+
+        y: float
+        \"\"\"Input.\"\"\"
+"""
+)
+"""Gauge, whose docstring does not lex, and Meter, whose page Sphinx writes next."""
+
+
+@pytest.mark.parametrize("edited", ["A meter.", "A gauge."])
+@pytest.mark.parametrize("options", [("--keep-going",), ("-W", "--keep-going")])
+def test_a_warning_given_as_a_page_is_written_is_that_pages(
+    tmp_path: Path, edited: str, options: tuple[str, ...]
+) -> None:
+    """Gauge's docstring holds a block that does not lex, which Sphinx warns about as it
+    writes Gauge's page. The user edits Meter's docstring (the page written next) or
+    Gauge's: the rebuild writes that page alone, and gives the warning once and exits as
+    a clean build does. (Failed before for Meter: the warning was kept as Meter's page's,
+    so writing Meter's page alone lost it.)"""
+    project = write_gauges(tmp_path, models=WITH_METER)
+    first = project.build("html", *options)
+    assert len([w for w in first.warnings if "highlighting_failure" in w]) == 1, first.stderr
+    touch_edit(project.module_path("models"), edited, edited.replace(".", ", edited."))
+    result = project.build("html", *options)
+    assert ("reference/chain.models/Gauge" in reread(result)) == (edited == "A gauge.")
+    assert_same_as_clean(project, result, *options)
+
+
+def test_a_warning_given_as_the_last_page_is_written_is_given_again(tmp_path: Path) -> None:
+    """The registry's docstring does not lex: Sphinx warns as it writes the registry's
+    page, the last it writes. The user edits a hand-written page: the rebuild does not
+    write the registry's page, and gives the warning again as a clean build does.
+    (Failed before: what writing the last page gave was kept as no page's.)"""
+    written = f'"""Named scenarios.{does_not_lex("        ")}"""'
+    project = write_gauges(tmp_path, registry=REGISTRY.replace('"""Named scenarios."""', written))
+    about = add_page(project, "about", "About\n=====\n\nNothing yet.\n")
+    first = project.build("html", "--keep-going")
+    assert len([w for w in first.warnings if "highlighting_failure" in w]) == 1, first.stderr
+    touch_edit(about, "Nothing yet.", "Something now.")
+    result = project.build("html", "--keep-going")
+    assert "reference/registry" not in reread(result)
+    assert_same_as_clean(project, result, "--keep-going")
+
+
 @pytest.mark.xfail(strict=True, reason=NUL_BYTE)
 def test_a_nul_byte_in_a_helper_module_is_warned_about_at_that_file(tmp_path: Path) -> None:
     """The user's editor writes a NUL byte into ``helpers.py``. The build warns at that

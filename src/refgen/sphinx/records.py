@@ -19,6 +19,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging as sphinx_logging
 
 from refgen.analysis.model import Problem
@@ -81,7 +82,7 @@ def _listening() -> _Capture:
     return handler
 
 
-def _stop_listening(handler: _Capture) -> None:
+def _stop_listening(handler: logging.Handler) -> None:
     logging.getLogger(sphinx_logging.NAMESPACE).removeHandler(handler)
 
 
@@ -107,22 +108,66 @@ WRITE_WARNINGS = "refgen-write-warnings.pickle"
 """In the doctree folder: the environment is saved before writing, so warnings given
 while pages are written are kept beside it."""
 
-_writing: list[_Capture] = []
+
+class _WriteCapture(logging.Handler):
+    """Warnings given while pages are written, kept as the page's they were given by."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.resolving: list[logging.LogRecord] = []
+        """Given since a page's resolving began: that page's, at its ``doctree-resolved``."""
+        self.written: list[StoredWarning] | None = None
+        """Where the warnings of the page now written go (None: none is; a page refgen
+        does not generate: a list no one keeps)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.written is not None and _held_back():
+            self.written.append(_stored(record))
+        else:  # resolving, or a parallel writer's: the next page's, as Sphinx gives it
+            self.resolving.append(record)
+
+
+def _held_back() -> bool:
+    """Whether a warning given now is held back by Sphinx to be given at the end of its
+    serial writing (``sphinx.util.logging.pending_warnings``). Sphinx gives each of
+    them again then: that second time, and anything given after (its indices, the
+    search index), is no page's."""
+    handlers = logging.getLogger(sphinx_logging.NAMESPACE).handlers
+    return any(isinstance(h, sphinx_logging.MemoryHandler) for h in handlers)
+
+
+_writing: list[_WriteCapture] = []
 _written: dict[str, list[StoredWarning]] = {}
 
 
 def start_write_capture(app: Sphinx, builder: Any) -> None:
-    """``write-started``: warnings from here to each ``doctree-resolved`` are that page's."""
-    _writing.append(_listening())
+    """``write-started``: warnings from here on are kept as the pages' that gave them."""
+    handler = _WriteCapture()
+    logging.getLogger(sphinx_logging.NAMESPACE).addHandler(handler)
+    _writing.append(handler)
+
+
+class PageResolving(SphinxPostTransform):
+    """The first post-transform: a page's resolving begins, so the page written before
+    it is done. Without it, what writing a page gave would be kept as the next page's."""
+
+    default_priority = 0
+
+    def run(self, **kwargs: Any) -> None:
+        for handler in _writing:
+            handler.written = None
 
 
 def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """``doctree-resolved``: the warnings resolving ``docname``'s links gave (``nitpicky``);
-    a page written in this build is not given its last build's warnings again."""
+    what writing it gives follows. A page written in this build is not given its last
+    build's warnings again."""
     for handler in _writing:
+        given = [_stored(r) for r in handler.resolving]
+        handler.resolving.clear()
         if docname in build_state(app.env).pages:
-            _written[docname] = [_stored(r) for r in handler.records]
-        handler.records.clear()
+            _written[docname] = given
+        handler.written = _written.get(docname, [])
 
 
 def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
