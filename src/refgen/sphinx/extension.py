@@ -286,7 +286,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("refgen-warnings", directives.WarningsTableDirective)
     app.add_directive("refgen-sweep", sweeps.SweepDirective)
     app.add_post_transform(links.ScriptLinks)
-    app.add_post_transform(records.PageResolving)
     app.add_transform(links.AnonymousLinks)
     app.add_transform(smart_quotes.PageSmartQuotes)
     app.connect("config-inited", check_settings)

@@ -33,8 +33,11 @@ if TYPE_CHECKING:
     from refgen.site.fingerprint import ForkedFingerprints
     from refgen.sphinx.ahead import Prefetcher
 
-StoredWarning = tuple[str, str | None, str | None, Any]
-"""A warning as given: message, type, subtype and location (a string or a pair)."""
+StoredWarning = (
+    tuple[str, str | None, str | None, Any] | tuple[str, str | None, str | None, Any, bool]
+)
+"""A warning as given: message, type, subtype and location (a string or a pair); and
+True, fifth, for a warning given ``once`` (Sphinx shows its text once per build)."""
 
 Relations = dict[str, tuple[tuple[str | None, str], ...]]
 """Each page's (parent, previous, next), with their titles."""
