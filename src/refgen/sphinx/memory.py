@@ -57,8 +57,8 @@ or written, took it from 1.7 to 1.3 s, with 2 MB more at the peak (bench/RESULTS
 
 @dataclass
 class _BuildMemory:
-    written: nodes.document | None = None
-    """The doctree of the page written last, to be taken apart once it is done with."""
+    written: tuple[str, nodes.document] | None = None
+    """The page written last and its doctree, to be taken apart once it is done with."""
     read: int = 0
     """Pages read (or about to be) since the build started."""
     resolved: int = 0
@@ -186,17 +186,26 @@ def take_apart_written_doctree(app: Sphinx, doctree: nodes.document, docname: st
     any other.
     """
     memory = _memory(app)
-    if memory.written is not None and memory.written is not doctree:
-        take_apart(memory.written)
+    if memory.written is not None:
+        if not _done_with(app, *memory.written, doctree):
+            return  # resolved inside its page's resolving (by another extension's handler)
+        take_apart(memory.written[1])
     writes_each_at_once = isinstance(app.builder, StandaloneHTMLBuilder) and not getattr(
         app.builder, "parallel_ok", False
     )
-    memory.written = doctree if writes_each_at_once else None
+    memory.written = (docname, doctree) if writes_each_at_once else None
     if not writes_each_at_once:
         return
     memory.resolved += 1
     if memory.resolved % PAGES_BETWEEN_FREEZES == 0:
         freeze_what_lives_on()
+
+
+def _done_with(app: Sphinx, docname: str, kept: nodes.document, resolved: nodes.document) -> bool:
+    """Whether the page ``docname`` (whose doctree is ``kept``) is written, now that
+    ``resolved`` is: the builder wrote it last. Not so when another extension's
+    ``doctree-resolved`` handler resolves a page while ``docname``'s is resolved."""
+    return kept is not resolved and getattr(app.builder, "current_docname", None) == docname
 
 
 def take_apart(doctree: nodes.document) -> None:

@@ -131,9 +131,11 @@ class _WriteCapture(logging.Handler):
         self.builder = builder
         self.resolving: list[logging.LogRecord] = []
         """Given since the last page resolved: the next page's, at its ``doctree-resolved``."""
+        self.page: str | None = None
+        """The page resolved last, to be written next."""
         self.written: list[StoredWarning] | None = None
-        """Where the warnings of the page resolved last go as it is written (a page refgen
-        does not generate: a list no one keeps)."""
+        """Where the warnings of :attr:`page` go as it is written (a page refgen does not
+        generate: a list no one keeps)."""
 
     def emit(self, record: logging.LogRecord) -> None:
         if hasattr(record, WRITTEN_BY):
@@ -210,7 +212,16 @@ def note_write_warnings(app: Sphinx, doctree: nodes.document, docname: str) -> N
         handler.resolving.clear()
         if docname in build_state(app.env).pages:
             _written[docname] = given
-        handler.written = _written.get(docname, [])
+        if _wrote_it(app.builder, handler.page):
+            handler.page, handler.written = docname, _written.get(docname, [])
+
+
+def _wrote_it(builder: Any, docname: str | None) -> bool:
+    """Whether ``builder`` has written ``docname`` (the page resolved last) by the time
+    another page is resolved; not when another extension's ``doctree-resolved`` handler
+    resolves a page while ``docname`` is. Builders that do not say which page they write
+    are taken to have written it."""
+    return docname is None or getattr(builder, "current_docname", docname) == docname
 
 
 def stop_write_capture(app: Sphinx, exception: BaseException | None) -> None:
