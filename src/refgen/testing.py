@@ -50,7 +50,8 @@ from refgen.project import Project
 ISOLATED_VARIABLE = "REFGEN_TEST_ISOLATED"
 """Set (to anything non-empty) to run every test build in a subprocess, as before."""
 
-_WARNING = re.compile(r"^(?P<location>.*?): WARNING: (?P<message>.*)$")
+_WARNING = re.compile(r"^(?:(?P<location>.*?): )?WARNING: (?P<message>.*)$")
+"""A warning's first line: at a location, or at none."""
 
 
 @dataclass(frozen=True)

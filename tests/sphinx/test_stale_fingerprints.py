@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
-from tests.sphinx.test_incremental import assert_same_as_clean, chain_value, touch_edit
+from tests.sphinx.test_incremental import assert_same_as_clean, chain_value, reread, touch_edit
 
 MODELS = '''
     """Gauges
@@ -765,3 +765,25 @@ def test_code_reached_at_run_time_only_is_followed(
     project = write_gauges(tmp_path, helpers=helpers, deep=DEEP)
     path = project.module_path(module)
     assert_edit_is_seen(project, path, old, new, "6", "15")
+
+
+@pytest.mark.parametrize("second", ["text", "dirhtml"])
+def test_builders_sharing_a_doctree_folder_write_what_a_page_shows_now(
+    tmp_path: Path, second: str
+) -> None:
+    """``sphinx -M`` (the Makefile's way): html and ``second`` share one doctree folder.
+    Both build; the user edits Gauge's docstring; html builds (and reads Gauge's page
+    again), then ``second``: its Gauge page shows the edit, as a build of its own does.
+    (Failed for text: the page was read once, by html, and text kept its old output,
+    whose stub was no newer.)"""
+    project = write_gauges(tmp_path)
+    shared = ("-d", str(project.root / "_build" / "doctrees"))
+    outdir = project.root / "_build" / second
+    for builder, folder in (("html", None), (second, outdir)):
+        assert project.build(builder, *shared, outdir=folder).returncode == 0
+    touch_edit(project.module_path("models"), "A gauge.", "A gauge, edited.")
+    assert "reference/chain.models/Gauge" in reread(project.build("html", *shared))
+    result = project.build(second, *shared, outdir=outdir)
+    assert result.returncode == 0, result.stderr
+    page = next(p for p in outdir.rglob("*") if p.is_file() and "Gauge" in str(p))
+    assert "A gauge, edited." in page.read_text()

@@ -58,6 +58,8 @@ from refgen.sphinx import (
     stubs,
     sweeps,
     viewcode,
+    write_warnings,
+    written,
 )
 from refgen.sphinx.reporting import report
 from refgen.sphinx.state import build_state, merge_state, purge_page
@@ -142,6 +144,7 @@ def after_reading(app: Sphinx, env: BuildEnvironment) -> list[str]:
     write_again = [
         *incremental.pages_whose_surroundings_changed(app, env),
         *incremental.pages_with_unresolved_links(app, env),
+        *written.pages_read_since_written(app, env),
     ]
     prose_audit.audit_pages(app, env)
     records.report_page_problems(env)
@@ -303,11 +306,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", memory.release_read_doctrees)
     app.connect("doctree-read", fingerprinting.receive_when_ready)
     app.connect("env-purge-doc", memory.let_go_of_pages_read)
-    app.connect("write-started", records.start_write_capture)
-    app.connect("doctree-resolved", records.note_write_warnings)
+    app.connect("write-started", write_warnings.start)
+    app.connect("doctree-resolved", write_warnings.page_resolved)
+    app.connect("html-collect-pages", write_warnings.pages_written, priority=write_warnings.FIRST)
+    app.connect("build-finished", write_warnings.pages_written, priority=write_warnings.FIRST)
     app.connect("doctree-resolved", roles.resolve_source_links, priority=400)
     app.connect("doctree-resolved", compact_tables.expand_tables)
-    app.connect("build-finished", records.stop_write_capture)
+    app.connect("build-finished", write_warnings.finish)
+    app.connect("build-finished", written.keep_what_was_written)
     # furo fills its sidebar at priority 500: the first handler runs before it, the second after.
     app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)

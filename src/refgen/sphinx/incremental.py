@@ -53,10 +53,12 @@ from refgen.site.plan import PlannedPage
 from refgen.sphinx.ahead_events import compose_early
 from refgen.sphinx.examples import queue_examples
 from refgen.sphinx.navigation import navigation_is_shared, shares_navigation
-from refgen.sphinx.records import replay, write_warnings
+from refgen.sphinx.records import replay
 from refgen.sphinx.state import PageRecord, Relations, StoredWarning, build_state, project_of
 from refgen.sphinx.sweeps import sweep_shown
 from refgen.sphinx.viewcode import refresh_highlighted_source
+from refgen.sphinx.write_warnings import kept_warnings
+from refgen.sphinx.written import last_written
 
 # ---------------------------------------------------------------------- events
 
@@ -121,7 +123,7 @@ def outdated_pages(
             outdated.append(docname)
             continue
         # Warnings given while writing are given again once the build knows which pages
-        # it writes (records.replay_write_warnings).
+        # it writes (write_warnings.finish).
         replay(record.warnings + record.example_warnings)
     refresh_highlighted_source(app)
     _delete_outputs(app, {d for d in removed if d in known})
@@ -136,15 +138,17 @@ def pages_with_unresolved_links(app: Sphinx, env: BuildEnvironment) -> list[str]
     if not state.anything_read:
         return []
     known = state.pages
-    return sorted(d for d, warnings in write_warnings(app).items() if warnings and d in known)
+    return sorted(d for d, warnings in kept_warnings(app).items() if warnings and d in known)
 
 
 def pages_whose_surroundings_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Once every page is read: the pages to write again because their neighbours or the contents
     tree in their sidebar changed, though nothing they hold did.
 
-    Kept per HTML builder and output folder: builders that share the environment
-    (``sphinx-build -M``) each compare with what they last wrote.
+    Compared with what this builder and output folder last finished writing
+    (:mod:`refgen.sphinx.written`): builders that share the environment
+    (``sphinx-build -M``) each compare with what they wrote, and a build that
+    stopped while it wrote pages is not taken to have written them.
     """
     if app.builder.format != "html":
         return []
@@ -153,10 +157,9 @@ def pages_whose_surroundings_changed(app: Sphinx, env: BuildEnvironment) -> list
         docname: tuple((related, _title(env, related)) for related in neighbours)
         for docname, neighbours in env.collect_relations().items()
     }
-    kept = build_state(env).surroundings
-    key = (app.builder.name, str(app.outdir))
-    last = kept.get(key)
-    kept[key] = (tree, relations)
+    build_state(env).surroundings_now = (tree, relations)
+    written = last_written(app)
+    last = written.surroundings if written is not None else None
     if last is None:
         return []
     last_tree, last_relations = last

@@ -34,16 +34,18 @@ if TYPE_CHECKING:
     from refgen.sphinx.ahead import Prefetcher
 
 StoredWarning = (
-    tuple[str, str | None, str | None, Any] | tuple[str, str | None, str | None, Any, bool]
+    tuple[str, str | None, str | None, Any]
+    | tuple[str, str | None, str | None, Any, tuple[str | int | float, ...]]
 )
-"""A warning as given: message, type, subtype and location (a string or a pair); and
-True, fifth, for a warning given ``once`` (Sphinx shows its text once per build)."""
+"""A warning as given: message, type, subtype and location (a string or a pair); and,
+fifth, for a warning given ``once`` (Sphinx shows it once per build), the arguments of
+its message."""
 
 Relations = dict[str, tuple[tuple[str | None, str], ...]]
 """Each page's (parent, previous, next), with their titles."""
 
 Surroundings = tuple[str, Relations]
-"""What an HTML builder last wrote around the pages: the contents tree's digest and each
+"""What an HTML builder writes around the pages: the contents tree's digest and each
 page's relations (:func:`refgen.sphinx.incremental.pages_whose_surroundings_changed`)."""
 
 
@@ -88,8 +90,6 @@ class BuildState:
     """What the last build read for each generated page (:mod:`refgen.sphinx.records`)."""
     root: str | None = None
     """The reference folder the stubs were written to (the ``root`` setting)."""
-    surroundings: dict[tuple[str, str], Surroundings] = field(default_factory=dict)
-    """Per HTML builder name and output folder, what it last wrote around the pages."""
     endings_token: str = ""
     """The token of the file that ends the records pickled unended
     (:mod:`refgen.sphinx.finishing`)."""
@@ -118,6 +118,9 @@ class BuildState:
 
     markdown_files: WrittenAside | None = None
     """The pages' Markdown files being written while the HTML is (:mod:`refgen.sphinx.exports`)."""
+    surroundings_now: Surroundings | None = None
+    """What this build writes around the pages (HTML), kept once it ends
+    (:mod:`refgen.sphinx.written`)."""
     unended_when_pickled: frozenset[str] = frozenset()
     """The pages whose records the environment was pickled with unended, until their
     endings are kept (:mod:`refgen.sphinx.finishing`)."""
@@ -129,6 +132,7 @@ class BuildState:
         "fingerprinting",
         "markdown_files",
         "unended_when_pickled",
+        "surroundings_now",
     )
 
     def __getstate__(self) -> dict[str, Any]:
@@ -149,6 +153,7 @@ class BuildState:
         self.ahead = ahead
         self.planned = {}
         self.anything_read = False
+        self.surroundings_now = None
         self.navigation = None
         self.class_texts = None
 
