@@ -161,15 +161,17 @@ def sphinx_build(
     paths: Sequence[Path] = (),
     cwd: Path | None = None,
     isolated: bool = False,
+    files: Sequence[Path] = (),
 ) -> BuildResult:
-    """Build ``srcdir`` into ``outdir`` as ``python -m sphinx -b BUILDER *OPTIONS`` does.
+    """Build ``srcdir`` into ``outdir`` as ``python -m sphinx -b BUILDER *OPTIONS`` does
+    (``files``: only those source files, named after the folders).
 
     ``paths`` are importable during the build only (``PYTHONPATH`` for an
     isolated build). In-process by default; ``isolated`` (or the environment
     variable ``REFGEN_TEST_ISOLATED``, to compare the two modes) runs a
     subprocess. Colour is always off.
     """
-    argv = ["-b", builder, *options, os.fspath(srcdir), os.fspath(outdir)]
+    argv = ["-b", builder, *options, os.fspath(srcdir), os.fspath(outdir), *map(os.fspath, files)]
     if isolated or os.environ.get(ISOLATED_VARIABLE):
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
@@ -275,8 +277,10 @@ class ScenarioProject:
         *options: str,
         outdir: Path | None = None,
         isolated: bool = False,
+        files: Sequence[Path] = (),
     ) -> BuildResult:
-        """Build the project's docs as ``python -m sphinx -b BUILDER *OPTIONS`` does.
+        """Build the project's docs as ``python -m sphinx -b BUILDER *OPTIONS`` does
+        (``files``: only those source files).
 
         In this interpreter, importing the package afresh from ``src`` (see
         :func:`fresh_imports`). ``isolated=True`` runs ``python -m sphinx`` in
@@ -292,6 +296,7 @@ class ScenarioProject:
             paths=[self.src],
             cwd=self.root,
             isolated=isolated,
+            files=files,
         )
 
     def module_path(self, module: str) -> Path:

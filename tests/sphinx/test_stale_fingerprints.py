@@ -787,3 +787,19 @@ def test_builders_sharing_a_doctree_folder_write_what_a_page_shows_now(
     assert result.returncode == 0, result.stderr
     page = next(p for p in outdir.rglob("*") if p.is_file() and "Gauge" in str(p))
     assert "A gauge, edited." in page.read_text()
+
+
+def test_a_build_of_named_files_leaves_the_next_to_write_what_it_read(tmp_path: Path) -> None:
+    """The user edits Gauge's docstring, then builds only ``about.rst`` (a file named on
+    the command line): Sphinx reads Gauge's page again but writes the named file alone.
+    The next build writes Gauge's page, as a clean build shows it. (Failed: Gauge's
+    page was taken to be written, and kept its old text until a build with ``-E``.)"""
+    project = write_gauges(tmp_path)
+    about = add_page(project, "about", "About\n=====\n\nNothing yet.\n")
+    built(project)
+    touch_edit(project.module_path("models"), "A gauge.", "A gauge, edited.")
+    named = project.build("html", files=[about])
+    assert "reference/chain.models/Gauge" in reread(named)
+    result = built(project)
+    assert_same_as_clean(project, result)
+    assert "edited" in (result.outdir / "reference" / "chain.models" / "Gauge.html").read_text()

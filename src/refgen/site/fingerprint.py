@@ -229,11 +229,6 @@ class SiteIndex:
         keep them."""
         return [text for outline in self._outlines for text in outline.texts]
 
-    def problems(self) -> list[Problem]:
-        """The classes that cannot be analysed."""
-        outlines = (self.outline(cls) for cls in self.project.classes)
-        return [outline.problem for outline in outlines if outline.problem is not None]
-
     # ------------------------------------------------------------------ fingerprints
 
     def fingerprints(self, pages: Sequence[PlannedPage]) -> Fingerprints:

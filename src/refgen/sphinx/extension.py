@@ -105,7 +105,8 @@ def _generate_pages(app: Sphinx) -> None:
     pages = plan.pages
     state.class_texts = site.class_texts()
     empty = empty_reference(project, loading_problems)
-    found = [*loading_problems, *plan.problems, *site.problems(), *([empty] if empty else [])]
+    # A class that cannot be analysed is warned about on its page, at its line.
+    found = [*loading_problems, *plan.problems, *([empty] if empty else [])]
     report(found, project.settings)
     if project.settings.checks:
         report(check_problems(project), project.settings)
@@ -308,12 +309,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", memory.let_go_of_pages_read)
     app.connect("write-started", write_warnings.start)
     app.connect("doctree-resolved", write_warnings.page_resolved)
-    app.connect("html-collect-pages", write_warnings.pages_written, priority=write_warnings.FIRST)
-    app.connect("build-finished", write_warnings.pages_written, priority=write_warnings.FIRST)
+    app.connect("html-collect-pages", write_warnings.writing_over, priority=write_warnings.FIRST)
+    app.connect("build-finished", write_warnings.writing_over, priority=write_warnings.FIRST)
     app.connect("doctree-resolved", roles.resolve_source_links, priority=400)
     app.connect("doctree-resolved", compact_tables.expand_tables)
     app.connect("build-finished", write_warnings.finish)
-    app.connect("build-finished", written.keep_what_was_written)
+    app.connect("build-finished", written.keep_what_was_written, priority=400)
     # furo fills its sidebar at priority 500: the first handler runs before it, the second after.
     app.connect("html-page-context", navigation.skip_theme_navigation, priority=400)
     app.connect("html-page-context", navigation.place_shared_navigation, priority=600)

@@ -1,9 +1,11 @@
-"""Page records: noted as each generated page is read and written, reported once all are read.
+"""Page records: noted as each generated page is read, reported once all are read.
 
 The records (:class:`~refgen.sphinx.state.PageRecord`) live in the build
 state; :mod:`refgen.sphinx.incremental` decides from them what to read again;
 the directives, the ``scenario`` role and the examples fill them in, and the
-warnings each page gave are captured here.
+warnings reading each page and running its examples gave are captured here, kept
+as :func:`stored` and given again by :func:`replay` (those of writing it:
+:mod:`refgen.sphinx.write_warnings`).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from refgen.sphinx.records import replay, stored
 from refgen.sphinx.state import StoredWarning, build_state
 
 FIRST = -1_000_000
-"""The priority of :func:`pages_written`: before every other handler of its events."""
+"""The priority of :func:`writing_over`: before every other handler of its events."""
 WRITTEN_BY = "refgen_written_page"
 """The attribute a parallel writer's warning is given, naming the page it was writing."""
 
@@ -78,10 +78,12 @@ class _WriteCapture(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if hasattr(record, WRITTEN_BY):
             self._from_a_parallel_writer(record)
-        elif self.writing is not None and not self.env.docname and self._still_writing():
-            self.writing.append(stored(record))
-        else:  # a page's post-transforms, or no page's
+        elif self.env.docname:  # a page's post-transforms
             self.resolving.append(record)
+        elif self.writing is not None and self._still_writing():
+            self.writing.append(stored(record))
+        # else no page's: before the first page resolves (the theme's options, assets),
+        # or once every page is written
 
     def _still_writing(self) -> bool:
         if self.parallel:
@@ -93,7 +95,7 @@ class _WriteCapture(logging.Handler):
 
     def _from_a_parallel_writer(self, record: logging.LogRecord) -> None:
         page = getattr(record, WRITTEN_BY, None)
-        if page is None:  # a builder that does not say what it writes: as Sphinx gives it
+        if page is None:  # a builder that does not say what it writes: the next page's
             self.resolving.append(record)
         elif page in self.written:
             self.written[page].append(stored(record))
@@ -167,6 +169,11 @@ def start(app: Sphinx, builder: Any) -> None:
     _captures.append((capture, naming))
 
 
+def pages_written() -> set[str]:
+    """The pages this build resolved to write, as they were written."""
+    return {page for capture, _naming in _captures for page in capture.resolved}
+
+
 def page_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """``doctree-resolved``: what ``docname``'s post-transforms gave (``nitpicky``) is its;
     what writing it gives follows."""
@@ -175,7 +182,7 @@ def page_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         capture.page_resolved(docname, generated)
 
 
-def pages_written(*_args: Any) -> tuple[()]:
+def writing_over(*_args: Any) -> tuple[()]:
     """``html-collect-pages`` and ``build-finished``, before any other handler: whatever
     comes now is no page's writing. (No page to add to the collection.)"""
     for capture, _naming in _captures:

@@ -30,6 +30,7 @@ from sphinx.environment import BuildEnvironment
 
 from refgen.files import replace_atomically
 from refgen.sphinx.state import Surroundings, build_state
+from refgen.sphinx.write_warnings import pages_written
 
 FILE = "refgen-written.pickle"
 """In the doctree folder: what each builder and output folder last finished writing."""
@@ -70,13 +71,28 @@ def pages_read_since_written(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def keep_what_was_written(app: Sphinx, exception: BaseException | None) -> None:
-    """``build-finished``: what this build wrote, for the next (a build that failed
-    keeps nothing: its next build writes again what it may not have written)."""
+    """``build-finished``, before refgen's other handlers: what this build wrote, for
+    the next. A build that failed keeps nothing, and one that wrote only some pages
+    (files named on the command line) keeps the others as they were: the next build
+    writes again what they may show that was not written."""
     if exception is not None:
         return
-    state = build_state(app.env)
+    last = last_written(app)
+    before = last.read if last is not None else {}
+    written = pages_written()
+    every_page = isinstance(app.builder.get_outdated_docs(), str)  # "all documents"
+    read: dict[str, int] = {}
+    for docname, when in app.env.all_docs.items():
+        if every_page or docname in written or before.get(docname) == when:
+            read[docname] = when
+        elif docname in before:  # read since it was written, and not written yet
+            read[docname] = before[docname]
+    all_written = read == app.env.all_docs
+    surroundings = build_state(app.env).surroundings_now
+    if not all_written and last is not None:
+        surroundings = last.surroundings  # the pages around which they changed may be unwritten
     kept = {k: v for k, v in _kept(app).items() if isinstance(v, Written)}
-    kept[key_of(app)] = Written(dict(app.env.all_docs), state.surroundings_now)
+    kept[key_of(app)] = Written(read, surroundings)
     path = Path(app.doctreedir) / FILE
     if path.parent.is_dir():
         with contextlib.suppress(OSError):  # only the next build's time is lost
