@@ -396,6 +396,24 @@ def test_a_class_that_cannot_be_analysed_keeps_a_page_and_the_others_their_categ
     assert "cannot document analysis_fails.models.Broken: RuntimeError: no getter to read" in broken
 
 
+def test_a_class_that_cannot_be_analysed_and_has_no_page_is_warned_about_once(
+    tmp_path: Path,
+) -> None:
+    """Only a registry is configured (``refgen_modules = []``): its classes get no page of
+    their own, so the class that cannot be analysed is warned about by planning, once, in
+    the clean build and in a rebuild with nothing changed. (Failed while planning left
+    every such warning to the class's page.)"""
+    project = corpus_project(tmp_path, "analysis_fails")
+    conf = project.docs / "conf.py"
+    conf.write_text(re.sub(r"refgen_modules = .*", "refgen_modules = []", conf.read_text()))
+    for build in range(2):
+        result = project.build("html", "-W", "--keep-going")
+        mine = [w for w in result.warnings if "[refgen.analysis]" in w]
+        assert len(mine) == 1, (build, result.warnings)
+        assert "analysis_fails.models.Broken: cannot analyse: RuntimeError" in mine[0]
+        assert result.returncode == 1
+
+
 def test_pytest_reports_a_broken_module_as_one_failed_item_and_runs_the_rest(
     tmp_path: Path,
 ) -> None:

@@ -35,7 +35,7 @@ import doctest
 import os
 import sys
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -228,6 +228,14 @@ class SiteIndex:
         """The author's words of every class, as the outlines of :meth:`helper_modules`
         keep them."""
         return [text for outline in self._outlines for text in outline.texts]
+
+    def problems(self, paged: Collection[str]) -> list[Problem]:
+        """Why the classes that cannot be analysed cannot, but for those ``paged`` (dotted
+        paths of classes with a page of their own, which warns at the class's line):
+        with only a registry configured, its classes have no page."""
+        outlines = (self.outline(cls) for cls in self.project.classes)
+        found = (outline.problem for outline in outlines if outline.problem is not None)
+        return [problem for problem in found if problem.subject not in paged]
 
     # ------------------------------------------------------------------ fingerprints
 

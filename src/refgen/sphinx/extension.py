@@ -32,7 +32,7 @@ from refgen.config import PREFIX, ConfigError, Settings, setting_fields
 from refgen.project import Project
 from refgen.render import blocks
 from refgen.site.fingerprint import SiteIndex, file_store
-from refgen.site.plan import PlannedPage, empty_reference, plan_pages
+from refgen.site.plan import PageKind, PlannedPage, empty_reference, plan_pages
 from refgen.sphinx import (
     ahead,
     ahead_events,
@@ -105,8 +105,10 @@ def _generate_pages(app: Sphinx) -> None:
     pages = plan.pages
     state.class_texts = site.class_texts()
     empty = empty_reference(project, loading_problems)
-    # A class that cannot be analysed is warned about on its page, at its line.
-    found = [*loading_problems, *plan.problems, *([empty] if empty else [])]
+    # A class that cannot be analysed is warned about on its page, at its line, if it has one.
+    paged = {page.argument for page in pages if page.kind is PageKind.SCENARIO}
+    unpaged = site.problems(paged)
+    found = [*loading_problems, *plan.problems, *unpaged, *([empty] if empty else [])]
     report(found, project.settings)
     if project.settings.checks:
         report(check_problems(project), project.settings)
