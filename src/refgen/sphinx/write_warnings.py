@@ -63,7 +63,8 @@ class _WriteCapture(logging.Handler):
         self.written: dict[str, list[StoredWarning]] = {}
         """The warnings of each generated page written in this build."""
         self.resolving: list[logging.LogRecord] = []
-        """Given since the page resolved last was written: the next page's."""
+        """Given by a page's post-transforms (or, writing in parallel, by a builder that
+        does not name the page it writes): that page's, at its ``doctree-resolved``."""
         self.resolved: set[str] = set()
         """Every page resolved to be written in this build."""
         self.page: str | None = None
