@@ -803,3 +803,28 @@ def test_a_build_of_named_files_leaves_the_next_to_write_what_it_read(tmp_path: 
     result = built(project)
     assert_same_as_clean(project, result)
     assert "edited" in (result.outdir / "reference" / "chain.models" / "Gauge.html").read_text()
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_title_whose_markup_alone_changes_reaches_every_sidebar(
+    tmp_path: Path, shared: bool
+) -> None:
+    """With furo, every sidebar lists the site's pages by title. The user makes the
+    hand-written page's title ``*About*``, its text unchanged: every page's sidebar
+    shows it emphasised, as a clean build's does. (Failed without the shared navigation:
+    the contents tree was compared by its titles' text, so no page but ``about`` was
+    written again.)"""
+    project = write_gauges(tmp_path)
+    conf = project.docs / "conf.py"
+    conf.write_text(
+        conf.read_text() + f'html_theme = "furo"\nrefgen_shared_navigation = {shared}\n'
+    )
+    about = add_page(project, "about", "About\n=====\n\nText.\n")
+    built(project)
+    touch_edit(about, "About\n=====", "*About*\n=======")
+    result = built(project)
+    assert_same_as_clean(project, result)
+    pages = ["index.html", "reference/chain.models/Gauge.html"]
+    html = [(result.outdir / page).read_text(encoding="utf-8") for page in pages]
+    if not shared:
+        assert all("<em>About</em>" in text for text in html)

@@ -181,7 +181,16 @@ def _delete_highlighted_source(app: Sphinx) -> None:
 
 
 def _title(env: Any, docname: str | None) -> str:
-    return env.titles[docname].astext() if docname in env.titles else ""
+    return marked_up(env.titles[docname]) if docname in env.titles else ""
+
+
+def marked_up(node: nodes.Node) -> str:
+    """A title's text with its markup, as a sidebar or a link shows it (``*About*`` is not
+    ``About``): each element's name around what it holds."""
+    if not isinstance(node, nodes.Element):
+        return str(node)
+    inner = "".join(marked_up(child) for child in node.children)
+    return inner if isinstance(node, nodes.title) else f"<{node.tagname}>{inner}</>"
 
 
 def contents_tree_digest(env: Any) -> str:
@@ -210,7 +219,7 @@ def _outline(node: nodes.Element, parts: list[str]) -> None:
             _outline(child, parts)
             parts.append(")")
         elif isinstance(child, nodes.reference):
-            parts += [child.astext(), child.get("anchorname", "")]
+            parts += [marked_up(child), child.get("anchorname", "")]
         elif isinstance(child, addnodes.toctree):  # childless here: its options say it all
             parts.append(repr(sorted(child.attributes.items())))
         elif isinstance(child, nodes.Element):
