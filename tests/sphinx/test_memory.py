@@ -298,9 +298,12 @@ def test_after_a_failed_build_the_process_exits_as_python_makes_it(tmp_path: Pat
     assert (result.outdir / "output.txt").read_text().startswith("Results of doctest builder")
 
 
+@pytest.mark.parametrize("let_go", [True, False], ids=["after letting go", "before"])
 def test_a_module_is_parsed_once_though_its_tree_is_let_go(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, let_go: bool
 ) -> None:
+    """viewcode asks for a module's tags before the trees are let go (when it looks for
+    edited modules) and after (as pages are read): either way from analysis's parse."""
     module = tmp_path / "shapes.py"
     module.write_text("class Square:\n    def area(self):\n        return 1\n")
     parsed: list[str] = []
@@ -312,8 +315,8 @@ def test_a_module_is_parsed_once_though_its_tree_is_let_go(
     monkeypatch.setattr(cache, "parse_module", counted)
     analysis = cache.AnalysisCache()
     analysis.module_source(str(module))
-    analysis.release_syntax_trees()
-    # viewcode's tags come from the parse analysis made.
+    if let_go:
+        analysis.release_syntax_trees()
     text, tags = analysis.text_and_tags(str(module))
     assert text.startswith("class Square:")
     assert tags == {"Square": ("class", 1, 3), "Square.area": ("def", 2, 3)}
