@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from refgen.evaluate.values import EntryValues, Value, json_number
@@ -72,45 +72,69 @@ def value_record(entry: EntryValues, value: Value) -> dict[str, Any]:
     }
 
 
-def registry_csv(entries: Sequence[EntryValues]) -> str:
-    """Every value of every entry, one CSV row each, in registry and attribute order."""
+RenderedEntry = tuple[str, str]
+"""One entry laid out for both files: its CSV rows, and its JSON object indented for its
+place in the file's list of entries."""
+
+
+def rendered_entry(entry: EntryValues) -> RenderedEntry:
+    """``entry``'s part of :func:`registry_csv` and of :func:`registry_json`: laid out
+    once, when the values are computed, and joined at every build."""
+    return _csv_rows(entry), _json_object(entry)
+
+
+def _csv_rows(entry: EntryValues) -> str:
     out = io.StringIO()
     # RFC 4180's line break: the writer quotes a field holding any character of it, so a
     # carriage return in a value is quoted, not taken for the end of a row.
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
-    writer.writeheader()
-    for entry in entries:
-        for value in entry.values:
-            row = {
-                column: spreadsheet_text(cell) if isinstance(cell, str) else cell
-                for column, cell in value_record(entry, value).items()
-            }
-            row["magnitude"] = "" if row["magnitude"] is None else repr(row["magnitude"])
-            row["available"] = "true" if value.available else "false"
-            writer.writerow(row)
+    for value in entry.values:
+        row = {
+            column: spreadsheet_text(cell) if isinstance(cell, str) else cell
+            for column, cell in value_record(entry, value).items()
+        }
+        row["magnitude"] = "" if row["magnitude"] is None else repr(row["magnitude"])
+        row["available"] = "true" if value.available else "false"
+        writer.writerow(row)
     return out.getvalue()
 
 
-def registry_json(registry: str, generator: str, entries: Sequence[EntryValues]) -> str:
-    """Every entry with its values, as JSON (``registry``: the registry's dotted path)."""
-    data = {
-        "registry": registry,
-        "generator": generator,
-        "entries": [
-            {
-                "name": entry.entry,
-                "qualname": entry.qualname,
-                "class": entry.scenario,
-                "values": [
-                    {
-                        k: v
-                        for k, v in value_record(entry, value).items()
-                        if k not in ("entry", "class")
-                    }
-                    for value in entry.values
-                ],
-            }
-            for entry in entries
+_IN_LIST = "  "
+"""The indent of an entry's lines in the JSON file: the list of entries is one level in."""
+
+
+def _json_object(entry: EntryValues) -> str:
+    record = {
+        "name": entry.entry,
+        "qualname": entry.qualname,
+        "class": entry.scenario,
+        "values": [
+            {k: v for k, v in value_record(entry, value).items() if k not in ("entry", "class")}
+            for value in entry.values
         ],
     }
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    # JSON escapes every line break inside a string: each "\n" here is between tokens.
+    text = json.dumps(record, indent=1, ensure_ascii=False)
+    return _IN_LIST + text.replace("\n", "\n" + _IN_LIST)
+
+
+def registry_csv(entries: Iterable[EntryValues | RenderedEntry]) -> str:
+    """Every value of every entry, one CSV row each, in registry and attribute order."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(COLUMNS)
+    return out.getvalue() + "".join(_rendered(entry)[0] for entry in entries)
+
+
+def registry_json(
+    registry: str, generator: str, entries: Iterable[EntryValues | RenderedEntry]
+) -> str:
+    """Every entry with its values, as JSON (``registry``: the registry's dotted path):
+    ``json.dumps`` of the whole, one space an indent, text as it is."""
+    objects = [_rendered(entry)[1] for entry in entries]
+    head = json.dumps({"registry": registry, "generator": generator}, indent=1, ensure_ascii=False)
+    listed = "[\n" + ",\n".join(objects) + "\n ]" if objects else "[]"
+    return f'{head[:-2]},\n "entries": {listed}\n}}\n'
+
+
+def _rendered(entry: EntryValues | RenderedEntry) -> RenderedEntry:
+    return rendered_entry(entry) if isinstance(entry, EntryValues) else entry

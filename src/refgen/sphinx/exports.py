@@ -25,7 +25,12 @@ from refgen import __version__
 from refgen.evaluate.values import EntryValues
 from refgen.files import WrittenAside
 from refgen.project import Project
-from refgen.render.downloads import download_paths, registry_csv, registry_json
+from refgen.render.downloads import (
+    RenderedEntry,
+    download_paths,
+    registry_csv,
+    registry_json,
+)
 from refgen.render.markdown import SUFFIX, Listed, Listing, llms_text
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.state import PageRecord, build_state, project_of
@@ -95,14 +100,21 @@ def _write_downloads(
         for path in download_paths(f"{project.settings.root}/registry"):
             (outdir / path).unlink(missing_ok=True)
         return ()
-    computed = {v.qualname: v for record in known.values() for v in record.values}
-    entries = []
+    laid_out = {
+        values.qualname: parts
+        for record in known.values()
+        if len(record.downloads) == len(record.values)
+        for values, parts in zip(record.values, record.downloads, strict=True)
+    }
+    entries: list[EntryValues | RenderedEntry] = []
     for entry in registry.entries:
-        found: EntryValues | str | None = computed.get(f"{entry.registry}.{entry.name}")
+        found: EntryValues | RenderedEntry | str | None = laid_out.get(
+            f"{entry.registry}.{entry.name}"
+        )
         if found is None:  # an entry no class page shows: its class is not documented
             read = project.found_entry(entry)
             found = read if isinstance(read, str) else project.entry_values(read.scenario, entry)
-        if isinstance(found, EntryValues):
+        if not isinstance(found, str):
             entries.append(found)
     csv_path, json_path = download_paths(page.docname)
     write_if_changed(outdir / csv_path, registry_csv(entries))

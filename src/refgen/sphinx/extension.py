@@ -61,6 +61,7 @@ from refgen.sphinx import (
     write_warnings,
     written,
 )
+from refgen.sphinx import state as kept_records
 from refgen.sphinx.reporting import report
 from refgen.sphinx.state import build_state, merge_state, purge_page
 from refgen.sphinx.stubs import write_stubs
@@ -351,14 +352,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
 def page_model_version() -> int:
     """A number that changes with the definition of what stored doctrees hold of the page
-    model: its blocks (``render/blocks.py``) and the compact tables made of them.
+    model (its blocks, ``render/blocks.py``, and the compact tables made of them) and of
+    what the environment keeps of each page (``sphinx/state.py``).
 
     Stored doctrees hold page-model tables (:class:`refgen.sphinx.nodes.refgen_table`);
     Sphinx reads every page again when an extension's ``env_version`` changes, so a
     page written by hand with a refgen directive is never expanded from a table of an
-    older shape.
+    older shape, and no page keeps a record of an older shape.
     """
     digest = hashlib.sha256()
-    for module in (blocks, nodes, compact_tables):
+    for module in (blocks, nodes, compact_tables, kept_records):
         digest.update(Path(module.__file__ or "").read_bytes())
     return int.from_bytes(digest.digest()[:4], "big")

@@ -24,6 +24,7 @@ from refgen.evaluate.values import EntryValues
 from refgen.files import WrittenAside, finish_left_running
 from refgen.project import Project
 from refgen.prose.docstrings import ClassText
+from refgen.render.downloads import RenderedEntry
 from refgen.site.plan import PlannedPage
 
 if TYPE_CHECKING:
@@ -74,7 +75,9 @@ class PageRecord:
     """The page as Markdown (:mod:`refgen.render.markdown`), written beside it; None until
     the worker that composed the page gives it (:mod:`refgen.sphinx.finishing`)."""
     values: tuple[EntryValues, ...] = ()
-    """The registry values it computed, for the registry's downloads."""
+    """The registry values it computed, to see whether they change."""
+    downloads: tuple[RenderedEntry, ...] = ()
+    """Each of ``values`` laid out for the registry's downloads, when it was computed."""
 
 
 QueuedExamples = dict[str, list[tuple[str, ExampleBlock]]]
