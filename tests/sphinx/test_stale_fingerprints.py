@@ -828,3 +828,32 @@ def test_a_title_whose_markup_alone_changes_reaches_every_sidebar(
     html = [(result.outdir / page).read_text(encoding="utf-8") for page in pages]
     if not shared:
         assert all("<em>About</em>" in text for text in html)
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_contents_entry_an_only_directive_hides_leaves_every_sidebar(
+    tmp_path: Path, shared: bool
+) -> None:
+    """``about`` lists ``extra`` inside ``.. only:: html``. The user makes it
+    ``.. only:: latex``: no sidebar of the HTML site lists ``extra`` any more, as in a
+    clean build. (Failed before: the contents tree was compared without the directive's
+    condition, so only ``about`` was written again, and the memo of the shared tree kept
+    the old one.)"""
+    project = write_gauges(tmp_path)
+    conf = project.docs / "conf.py"
+    conf.write_text(
+        conf.read_text() + f'html_theme = "furo"\nrefgen_shared_navigation = {shared}\n'
+    )
+    about = add_page(
+        project, "about", "About\n=====\n\n.. only:: html\n\n   .. toctree::\n\n      extra\n"
+    )
+    (project.docs / "extra.rst").write_text("Extra\n=====\n\nText.\n")
+    first = built(project)
+    shown = ["index.html", "reference/chain.models/Gauge.html"]
+    if shared:
+        shown[1] = "_static/refgen-navigation.js"
+    assert all("extra.html" in (first.outdir / page).read_text() for page in shown)
+    touch_edit(about, ".. only:: html", ".. only:: latex")
+    result = built(project)
+    assert_same_as_clean(project, result)
+    assert not any("extra.html" in (result.outdir / page).read_text() for page in shown)

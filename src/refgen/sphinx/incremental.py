@@ -196,7 +196,8 @@ def marked_up(node: nodes.Node) -> str:
 def contents_tree_digest(env: Any) -> str:
     """What every page's copy of the site's contents tree is made of: each page's title,
     its sections, nested as they are, with their numbers, and its toctrees (what they
-    list, under which titles, and their options)."""
+    list, under which titles, and their options), with the condition of each ``only``
+    directive they are in."""
     digest = hashlib.sha256()
     for docname in sorted(env.all_docs):
         sections: list[str] = []
@@ -222,6 +223,10 @@ def _outline(node: nodes.Element, parts: list[str]) -> None:
             parts += [marked_up(child), child.get("anchorname", "")]
         elif isinstance(child, addnodes.toctree):  # childless here: its options say it all
             parts.append(repr(sorted(child.attributes.items())))
+        elif isinstance(child, addnodes.only):  # shown or not by the builder's tags
+            parts.append(f"only {child.get('expr', '')} (")
+            _outline(child, parts)
+            parts.append(")")
         elif isinstance(child, nodes.Element):
             _outline(child, parts)
 
