@@ -141,6 +141,64 @@ def test_furos_tree_is_made_again_only_for_another_fragment(
     assert made == [one, other, other, other]
 
 
+def test_the_tree_is_drawn_again_only_when_what_it_is_made_of_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sphinx resolves the site's whole contents tree to draw the shared tree: a build
+    whose contents tree, builder, settings and tags are the last build's takes the
+    tree it kept (:func:`navigation.made_of`). An edit to a scenario draws no tree; a
+    retitled page, the dirhtml builder or another tag does, as a clean build would."""
+    drawn: list[str] = []
+    real = navigation.contents_fragment
+
+    def counted(app: Any) -> str:
+        drawn.append(app.builder.name)
+        return real(app)
+
+    monkeypatch.setattr(navigation, "contents_fragment", counted)
+    project = write_project(tmp_path / "site", 'html_theme = "furo"\n')
+    assert project.build("html", "-W").returncode == 0
+    assert drawn == ["html"]
+    assert project.build("html", "-W").returncode == 0  # nothing changed
+    training = project.module_path("training")
+    training.write_text(training.read_text().replace("2 * self.size", "3 * self.size"))
+    again = project.build("html", "-W")
+    assert "Twice" in (again.outdir / CLASS_PAGE).read_text()  # the page was written
+    assert drawn == ["html"]
+    guide = project.docs / "guide.rst"
+    guide.write_text("Handbook\n========\n\nProse.\n", encoding="utf-8")
+    retitled = project.build("html", "-W")
+    assert drawn == ["html", "html"]
+    assert ">Handbook<" in shared_script(retitled)
+    tagged = project.build("html", "-W", "-t", "draft")
+    assert drawn == ["html", "html", "html"]
+    assert shared_script(tagged) == shared_script(retitled)
+    project.build("dirhtml", "-W", outdir=tmp_path / "site" / "_build" / "html")
+    assert drawn == ["html", "html", "html", "dirhtml"]
+
+
+def test_a_tree_that_warned_is_drawn_again_and_warns_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A toctree lists a page without a title: Sphinx warns as it draws the tree. The
+    tree is not kept, so the next build draws it and warns again, as a clean one does.
+    (Kept, the no-op build after gave no warning.)"""
+    project = write_project(tmp_path / "site", 'html_theme = "furo"\n')
+    (project.docs / "untitled.rst").write_text("Only prose.\n", encoding="utf-8")
+    guide = project.docs / "guide.rst"
+    guide.write_text(guide.read_text() + "\n.. toctree::\n\n   untitled\n")
+    first = project.build("html")
+    assert any("doesn't have a title" in w for w in first.warnings)
+    drawn: list[str] = []
+    real = navigation.contents_fragment
+    monkeypatch.setattr(
+        navigation, "contents_fragment", lambda app: drawn.append("tree") or real(app)
+    )
+    again = project.build("html")
+    assert any("doesn't have a title" in w for w in again.warnings)
+    assert drawn == ["tree"]
+
+
 def sidebar(result: BuildResult, page: str) -> Any:
     html = (result.outdir / page).read_text(encoding="utf-8")
     return BeautifulSoup(html, "html.parser").select_one(".sidebar-tree")

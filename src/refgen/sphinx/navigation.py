@@ -12,6 +12,12 @@ as Sphinx and furo do. Without JavaScript the sidebar links to the home page
 and the reference index. The file is written at the end of every build, so it
 follows the contents of pages that were not written again.
 
+Drawing the tree resolves every page's table of contents (0.1-0.25 s of an
+edit build of 620 pages, ``bench/RESULTS.md``), and an edit build usually draws
+the tree of the last one: the tree is kept in the doctree folder with a digest
+of what it is made of (:func:`made_of`), and drawn again when that changes or
+when drawing it warned (the next build then warns again, as a clean one does).
+
 The setting ``refgen_shared_navigation`` turns this off; themes other than
 furo are left alone.
 """
@@ -31,8 +37,10 @@ from sphinx.application import Sphinx
 from sphinx.environment.adapters.toctree import global_toctree_for_doc
 from sphinx.util.osutil import relative_uri
 
+from refgen import __version__
 from refgen.files import installed_version, replace_atomically
 from refgen.render.markup import escape
+from refgen.sphinx.records import warnings_given
 from refgen.sphinx.state import build_state, project_of
 
 SCRIPT = "refgen-navigation.js"
@@ -115,7 +123,46 @@ def shared_tree(app: Sphinx) -> str:
 
 
 def furo_tree(app: Sphinx) -> str:
-    """What furo's sidebar holds for a page outside every toctree, links made root-relative."""
+    """What furo's sidebar holds for a page outside every toctree, links made root-relative;
+    taken from the last build's when what it is made of is the same (:func:`made_of`)."""
+    memo = Path(app.doctreedir) / MEMO
+    inputs = made_of(app)
+    kept = _kept(memo)
+    if inputs is not None and kept.get("made_of") == inputs and isinstance(kept.get("html"), str):
+        return str(kept["html"])
+    with warnings_given() as given:
+        fragment = contents_fragment(app)
+    # A tree that warned is made again by the next build, which warns again, as a clean
+    # build would.
+    return furo_navigation(fragment, memo, None if given else inputs)
+
+
+def made_of(app: Sphinx) -> str | None:
+    """A digest of what the shared tree is made of: the contents tree (each page's title,
+    sections and toctrees, as :func:`~refgen.sphinx.incremental.contents_tree_digest`
+    takes it once every page is read), the builder, the root document, Sphinx's digest of
+    the HTML settings and of the tags (what ``only`` directives test), and the versions
+    of the code that draws it. None before every page is read."""
+    now = build_state(app.env).surroundings_now
+    info = getattr(app.builder, "build_info", None)
+    if now is None or info is None:
+        return None
+    versions = [installed_version(name) for name in ("sphinx", "furo", "beautifulsoup4")]
+    parts = [
+        now[0],
+        app.builder.name,
+        app.config.root_doc,
+        str(info.config_hash),
+        str(info.tags_hash),
+        *versions,
+        __version__,
+        hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),  # how refgen draws it
+    ]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def contents_fragment(app: Sphinx) -> str:
+    """Sphinx's contents tree as furo asks for it, in HTML, links relative to the root."""
     builder = app.builder
     toctree = global_toctree_for_doc(
         app.env,
@@ -134,29 +181,38 @@ def furo_tree(app: Sphinx) -> str:
         if reference.get("internal"):
             reference["refuri"] = root_relative(place, reference["refuri"])
     fragment: str = builder.render_partial(toctree)["fragment"]  # type: ignore[attr-defined]
-    return furo_navigation(fragment, Path(app.doctreedir) / MEMO)
+    return fragment
 
 
-def furo_navigation(fragment: str, memo: Path) -> str:
+def furo_navigation(fragment: str, memo: Path, inputs: str | None = None) -> str:
     """What furo makes of the contents tree ``fragment``; taken from ``memo`` when the last
     build's fragment and furo were the same (furo parses the whole tree's HTML: most of
-    this function's time for a large site, and usually the same tree again)."""
+    this function's time for a large site, and usually the same tree again). The memo
+    keeps ``inputs`` (:func:`made_of`) with it, None when the tree is to be made again."""
     navigation = importlib.import_module("furo.navigation")
     versions = [
         installed_version(name) for name in ("furo", "beautifulsoup4")
     ]  # furo parses with bs4
-    made_of = "\0".join([*versions, fragment])
-    key = hashlib.sha256(made_of.encode("utf-8", "surrogatepass")).hexdigest()
+    key = hashlib.sha256("\0".join([*versions, fragment]).encode("utf-8", "surrogatepass"))
+    kept = _kept(memo)
+    if kept.get("key") == key.hexdigest() and isinstance(kept.get("html"), str):
+        html = str(kept["html"])
+    else:
+        html = navigation.get_navigation_tree(fragment)
+    now = {"key": key.hexdigest(), "made_of": inputs, "html": html}
+    if now != kept:
+        with contextlib.suppress(OSError):  # only next build's time is lost
+            replace_atomically(memo, json.dumps(now).encode())
+    return html
+
+
+def _kept(memo: Path) -> dict[str, Any]:
+    """The memo of the last build; empty when it is missing or damaged."""
     try:
         kept = json.loads(memo.read_text(encoding="utf-8"))
-        if kept["key"] == key and isinstance(kept["html"], str):
-            return kept["html"]
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # made anew
-        pass
-    html: str = navigation.get_navigation_tree(fragment)
-    with contextlib.suppress(OSError):  # only next build's time is lost
-        replace_atomically(memo, json.dumps({"key": key, "html": html}).encode())
-    return html
+    except (OSError, ValueError, TypeError, RecursionError):  # made anew
+        return {}
+    return kept if isinstance(kept, dict) else {}
 
 
 def root_relative(place: str, href: str) -> str:

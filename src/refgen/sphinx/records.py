@@ -104,6 +104,16 @@ def stop_capture(app: Sphinx, doctree: nodes.document) -> None:
 
 
 @contextmanager
+def warnings_given() -> Iterator[list[logging.LogRecord]]:
+    """The warnings given inside the block, those Sphinx's handlers suppress too."""
+    handler = _listening()
+    try:
+        yield handler.records
+    finally:
+        _stop_listening(handler)
+
+
+@contextmanager
 def warnings_of(env: BuildEnvironment, docname: str) -> Iterator[None]:
     """Warnings given inside the block (e.g. by its examples) belong to ``docname``."""
     handler = _listening()
