@@ -63,41 +63,68 @@ def effects(node: ast.AST) -> Iterator[Effect]:
     objects whose methods it calls, or that it passes to a call, as a statement of its
     own (a call for effect, not for its value)."""
     for child in ast.walk(node):
-        stored = isinstance(getattr(child, "ctx", None), _STORED)
-        if isinstance(child, ast.Name) and stored:
-            yield child.id, None, True
-        elif isinstance(child, ast.Attribute) and stored:
-            if owner := dotted_name(child.value):
-                yield owner, child.attr, False
-        elif isinstance(child, ast.Subscript) and stored:
-            if owner := dotted_name(child.value):
-                yield owner, None, False
-        elif isinstance(child, ast.Call) and dotted_name(child.func) in ("setattr", "delattr"):
-            arguments = child.args
-            if arguments and (owner := dotted_name(arguments[0])):
-                name = arguments[1] if len(arguments) > 1 else None
-                literal = name.value if isinstance(name, ast.Constant) else None
-                yield owner, literal if isinstance(literal, str) else None, False
-        elif isinstance(child, ast.Expr) and isinstance(child.value, ast.Call):
-            call = child.value
-            if isinstance(call.func, ast.Attribute) and (owner := dotted_name(call.func.value)):
-                yield owner, None, False
-            for argument in [*call.args, *(keyword.value for keyword in call.keywords)]:
-                if passed := dotted_name(argument):
-                    yield passed, None, False
+        yield from _own_effects(child)
 
 
-def _functions(tree: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node
+def _own_effects(child: ast.AST) -> Iterator[Effect]:
+    """What ``child`` itself changes, its children aside."""
+    stored = isinstance(getattr(child, "ctx", None), _STORED)
+    if isinstance(child, ast.Name) and stored:
+        yield child.id, None, True
+    elif isinstance(child, ast.Attribute) and stored:
+        if owner := dotted_name(child.value):
+            yield owner, child.attr, False
+    elif isinstance(child, ast.Subscript) and stored:
+        if owner := dotted_name(child.value):
+            yield owner, None, False
+    elif isinstance(child, ast.Call) and dotted_name(child.func) in ("setattr", "delattr"):
+        arguments = child.args
+        if arguments and (owner := dotted_name(arguments[0])):
+            name = arguments[1] if len(arguments) > 1 else None
+            literal = name.value if isinstance(name, ast.Constant) else None
+            yield owner, literal if isinstance(literal, str) else None, False
+    elif isinstance(child, ast.Expr) and isinstance(child.value, ast.Call):
+        call = child.value
+        if isinstance(call.func, ast.Attribute) and (owner := dotted_name(call.func.value)):
+            yield owner, None, False
+        for argument in [*call.args, *(keyword.value for keyword in call.keywords)]:
+            if passed := dotted_name(argument):
+                yield passed, None, False
 
 
-def _globals_set(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """The module-level names a function declares ``global`` (and so may set)."""
-    return {
-        name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names
-    }
+class _Function:
+    """What one function may set: the names it declares ``global``, and its effects
+    (:func:`effects`), the functions inside it included."""
+
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.local = local_of(node)
+        self.globals: list[str] = []
+        self.effects: dict[Effect, None] = {}
+
+
+def _functions(tree: ast.AST) -> list[_Function]:
+    """Every function of ``tree``, in source order, in one walk of the syntax (one walk
+    per function was 0.1 s of a 21,500-line module of methods)."""
+    found: list[_Function] = []
+
+    def visit(node: ast.AST, enclosing: tuple[_Function, ...]) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = enclosing
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                function = _Function(child)
+                found.append(function)
+                inside = (*enclosing, function)
+            elif enclosing:
+                if isinstance(child, ast.Global):
+                    for outer in enclosing:
+                        outer.globals += child.names
+                for effect in _own_effects(child):
+                    for outer in enclosing:
+                        outer.effects[effect] = None
+            visit(child, inside)
+
+    visit(tree, ())
+    return found
 
 
 def _every_import(tree: ast.Module) -> tuple[Import, ...]:
@@ -137,13 +164,12 @@ def index_module(path: str, digest: str, source: ModuleSource) -> FileIndex:
                     patches.append(Patch(local, owner, attribute))
     set_by_functions: dict[str, list[Local]] = {}
     for function in _functions(source.tree):
-        local = local_of(function)
-        for name in _globals_set(function):
-            set_by_functions.setdefault(name, []).append(local)
+        for name in dict.fromkeys(function.globals):
+            set_by_functions.setdefault(name, []).append(function.local)
         # A function called at import (or later) may set what other names hold.
-        for owner, attribute, rebinds in set(effects(function)):
+        for owner, attribute, rebinds in function.effects:
             if not rebinds:
-                patches.append(Patch(local, owner, attribute))
+                patches.append(Patch(function.local, owner, attribute))
     index.top_level, index.statements = tuple(top_level), tuple(statements)
     index.changes = {name: tuple(dict.fromkeys(found)) for name, found in changes.items()}
     index.imported = {name: tuple(found) for name, found in imported.items()}
