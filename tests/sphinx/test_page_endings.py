@@ -1,4 +1,5 @@
-"""Page endings: the worker gives each class page's digest and Markdown while the pages are written.
+"""Page endings: the worker gives each class page's digest, Markdown and downloads while the
+pages are written.
 
 The environment is pickled with those records unended; the endings reach the next
 build through a file of their own, and a record that file does not end is read again.
@@ -36,22 +37,32 @@ def pickled_records(outdir: Path) -> dict[str, PageRecord]:
 def test_the_worker_ends_the_class_pages_after_they_are_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Digests taken by the worker, not the build; pickled unended, kept in the endings
-    file; the site is the one the build makes alone, and the next build reads nothing."""
+    """Digests taken and registry values laid out by the worker, not the build; pickled
+    unended, kept in the endings file; the site is the one the build makes alone, and
+    the next build reads nothing."""
     build_pid = os.getpid()
     digested_by_build: list[str] = []
+    laid_out_by_build: list[str] = []
     digest = compose_module.page_digest
+    lay_out = compose_module.rendered_entry
 
     def noting(composed: Any) -> str:
         if os.getpid() == build_pid:
             digested_by_build.append(composed.page.title)
         return digest(composed)
 
+    def noting_entries(entry: Any) -> Any:
+        if os.getpid() == build_pid:
+            laid_out_by_build.append(entry.scenario)
+        return lay_out(entry)
+
     monkeypatch.setattr(compose_module, "page_digest", noting)
+    monkeypatch.setattr(compose_module, "rendered_entry", noting_entries)
     project = write_boxes(tmp_path / "boxes")
     ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert ahead.returncode == 0, ahead.stderr
     assert not [title for title in digested_by_build if title.startswith("Box")]
+    assert not [scenario for scenario in laid_out_by_build if ".Box" in scenario]
     records = pickled_records(ahead.outdir)
     assert len(records) == CLASSES
     assert all(r.markdown is None and r.digest is None for r in records.values())
@@ -64,7 +75,8 @@ def test_the_worker_ends_the_class_pages_after_they_are_read(
     monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     alone_records = pickled_records(alone.outdir)
-    assert {d: (r.digest, r.markdown) for d, r in alone_records.items()} == kept
+    assert {d: (r.digest, r.markdown, r.downloads) for d, r in alone_records.items()} == kept
+    assert any(kept_ending[2] for kept_ending in kept.values())  # the boxes have entries
     assert site_files(ahead.outdir) == site_files(alone.outdir)
     markdown = ahead.outdir / "reference" / "ahead.models" / "Box3.md"
     assert markdown.read_text().startswith("# Box3")

@@ -25,7 +25,7 @@ from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues, raising_properties
 from refgen.project import Project
 from refgen.render.blocks import Page
-from refgen.render.downloads import download_paths
+from refgen.render.downloads import RenderedEntry, download_paths, rendered_entry
 from refgen.render.markdown import MarkdownWriter
 from refgen.render.markup import serialize
 from refgen.render.pages import (
@@ -55,14 +55,16 @@ class ComposedPage:
 
 @dataclass(frozen=True)
 class RecordedPage:
-    """A composed page with what the build records of it: its digest and its Markdown.
+    """A composed page with what the build records of it: its digest, its Markdown and its
+    registry values laid out for the downloads.
 
-    Both are None for a page whose worker gives them later, while the pages are written
-    (:mod:`refgen.sphinx.finishing`)."""
+    All three are None for a page whose worker gives them later, while the pages are
+    written (:mod:`refgen.sphinx.finishing`)."""
 
     composed: ComposedPage
     digest: str | None
     markdown: str | None
+    downloads: tuple[RenderedEntry, ...] | None = None
 
 
 def recorded_page(project: Project, planned: PlannedPage, stub_path: str) -> RecordedPage | str:
@@ -72,9 +74,9 @@ def recorded_page(project: Project, planned: PlannedPage, stub_path: str) -> Rec
 
 
 def recorded(composed: ComposedPage, docname: str) -> RecordedPage:
-    return RecordedPage(
-        composed, page_digest(composed), MarkdownWriter(docname).page(composed.page)
-    )
+    markdown = MarkdownWriter(docname).page(composed.page)
+    downloads = tuple(map(rendered_entry, composed.values))
+    return RecordedPage(composed, page_digest(composed), markdown, downloads)
 
 
 def compose(project: Project, planned: PlannedPage, stub_path: str) -> ComposedPage | str:

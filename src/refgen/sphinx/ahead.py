@@ -36,6 +36,7 @@ from refgen.evaluate.ahead import AheadWorker, can_fork
 from refgen.evaluate.sensitivity import Sensitivity
 from refgen.evaluate.values import EntryValues
 from refgen.project import Project
+from refgen.render.downloads import RenderedEntry
 from refgen.site import compose
 from refgen.site.compose import ComposedPage, RecordedPage
 from refgen.site.plan import PlannedPage
@@ -87,10 +88,12 @@ class Figures:
 
 @dataclass(frozen=True)
 class PageEnding:
-    """What the build records of a page the worker composed: its digest and Markdown."""
+    """What the build records of a page the worker composed: its digest, its Markdown and
+    its registry values laid out for the downloads."""
 
     digest: str
     markdown: str
+    downloads: tuple[RenderedEntry, ...]
 
 
 AheadResult = Figures | PageEnding | LexedPieces
@@ -174,7 +177,8 @@ class Prefetcher:
             return None
         page = compose.recorded(composed, self._class_pages[qualname][0].docname)
         assert page.digest is not None and page.markdown is not None
-        return PageEnding(page.digest, page.markdown)
+        assert page.downloads is not None
+        return PageEnding(page.digest, page.markdown, page.downloads)
 
     def _scenarios_of(self, classes: Iterable[str]) -> list[ScenarioDoc]:
         found = (self.project.scenario_named(dotted) for dotted in classes)
@@ -207,7 +211,9 @@ class Prefetcher:
         planned = self._class_pages[scenario.qualname][0]
         ending = figures.ending
         if ending is not None:
-            self._pages[planned] = RecordedPage(figures.page, ending.digest, ending.markdown)
+            self._pages[planned] = RecordedPage(
+                figures.page, ending.digest, ending.markdown, ending.downloads
+            )
         else:
             self._pages[planned] = RecordedPage(figures.page, None, None)
             self._unended[planned.docname] = scenario.qualname

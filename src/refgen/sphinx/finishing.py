@@ -1,10 +1,11 @@
-"""Page endings: the digest and Markdown of the worker's class pages, given as pages are written.
+"""Page endings: the digest, Markdown and downloads of the worker's class pages, given later.
 
 While Sphinx reads the pages of a clean build, the worker that computes the
 classes' figures (:mod:`refgen.sphinx.ahead`) is the slower of the two processes:
 the build waits on it. A page's digest (what the next build compares to see
-whether the page changed) and its Markdown (written beside the HTML) are not
-needed to read the page, so the worker gives them later, while the pages are
+whether the page changed), its Markdown (written beside the HTML) and its
+registry values laid out for the downloads are not needed to read the page,
+so the worker gives them later, while the pages are
 written and its core would idle: on the deep bench shape, 1.3 s of the worker's
 10 s while pages were read (bench/RESULTS.md).
 
@@ -25,11 +26,13 @@ import contextlib
 import pickle
 import secrets
 from pathlib import Path
+from typing import TypeGuard
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from refgen.files import replace_atomically
+from refgen.render.downloads import RenderedEntry
 from refgen.site.compose import recorded_page
 from refgen.sphinx.ahead import PageEnding
 from refgen.sphinx.exports import markdown_path
@@ -39,8 +42,9 @@ ENDINGS = "refgen-page-endings.pickle"
 """The file, in a build's doctree folder, of the endings given after the environment was
 pickled."""
 
-Endings = dict[str, tuple[str, str]]
-"""Docname -> the page's digest and Markdown."""
+Ending = tuple[str, str, tuple[RenderedEntry, ...]]
+"""A page's digest, its Markdown and its registry values laid out for the downloads."""
+Endings = dict[str, Ending]
 
 
 def token_unended(app: Sphinx, env: BuildEnvironment) -> None:
@@ -67,15 +71,15 @@ def note_endings(app: Sphinx, endings: dict[str, PageEnding | None]) -> None:
         record = state.pages.get(docname)
         if ending is None or record is None or record.markdown is not None:
             continue  # composed again at the end
-        _end(app, state, docname, ending.digest, ending.markdown)
+        _end(app, state, docname, (ending.digest, ending.markdown, ending.downloads))
 
 
-def _end(app: Sphinx, state: BuildState, docname: str, digest: str, markdown: str) -> None:
+def _end(app: Sphinx, state: BuildState, docname: str, ending: Ending) -> None:
     """The record of ``docname`` ended, its Markdown to the files being written."""
     record = state.pages[docname]
-    record.digest, record.markdown = digest, markdown
+    record.digest, record.markdown, record.downloads = ending
     if state.markdown_files is not None:
-        state.markdown_files.add(markdown_path(app, docname), markdown)
+        state.markdown_files.add(markdown_path(app, docname), record.markdown)
 
 
 def _read_again(record: PageRecord) -> None:
@@ -101,7 +105,7 @@ def _keep_endings(state: BuildState, doctreedir: Path) -> None:
     for docname in state.unended_when_pickled:
         record = state.pages.get(docname)
         if record is not None and record.digest is not None and record.markdown is not None:
-            kept[docname] = (record.digest, record.markdown)
+            kept[docname] = (record.digest, record.markdown, record.downloads)
     data = pickle.dumps((state.endings_token, kept), pickle.HIGHEST_PROTOCOL)
     with contextlib.suppress(OSError):  # without it, those pages are read again
         replace_atomically(doctreedir / ENDINGS, data)
@@ -114,10 +118,10 @@ def _compose_again(app: Sphinx, state: BuildState, docname: str) -> None:
     if planned is not None:
         found = recorded_page(project_of(app.env), planned[0], app.env.doc2path(docname).as_posix())
         page = None if isinstance(found, str) else found
-    if page is None or page.digest is None or page.markdown is None:
+    if page is None or page.digest is None or page.markdown is None or page.downloads is None:
         _read_again(state.pages[docname])
     else:
-        _end(app, state, docname, page.digest, page.markdown)
+        _end(app, state, docname, (page.digest, page.markdown, page.downloads))
 
 
 def restore_endings(state: BuildState, doctreedir: Path) -> None:
@@ -132,7 +136,7 @@ def restore_endings(state: BuildState, doctreedir: Path) -> None:
         if ending is None:
             _read_again(record)
         else:
-            record.digest, record.markdown = ending
+            record.digest, record.markdown, record.downloads = ending
 
 
 def _load_endings(path: Path, token: str) -> Endings:
@@ -145,10 +149,18 @@ def _load_endings(path: Path, token: str) -> Endings:
     if kept != token or not isinstance(found, dict):
         return {}
     return {
-        docname: (ending[0], ending[1])
+        docname: ending
         for docname, ending in found.items()
-        if isinstance(docname, str)
-        and isinstance(ending, tuple)
-        and len(ending) == 2
-        and all(isinstance(part, str) for part in ending)
+        if isinstance(docname, str) and _is_ending(ending)
     }
+
+
+def _is_ending(found: object) -> TypeGuard[Ending]:
+    if not (isinstance(found, tuple) and len(found) == 3 and isinstance(found[2], tuple)):
+        return False
+    laid_out = (part for entry in found[2] if isinstance(entry, tuple) for part in entry)
+    return (
+        all(isinstance(part, str) for part in found[:2])
+        and all(isinstance(entry, tuple) and len(entry) == 2 for entry in found[2])
+        and all(isinstance(part, str) for part in laid_out)
+    )

@@ -21,7 +21,6 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging as sphinx_logging
 
 from refgen.analysis.model import Problem
-from refgen.render.downloads import rendered_entry
 from refgen.site.compose import RecordedPage
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.reporting import report
@@ -50,7 +49,7 @@ def note_page(env: BuildEnvironment, page: RecordedPage) -> None:
     record.summary = page.composed.summary
     record.markdown = page.markdown
     record.values = page.composed.values
-    record.downloads = tuple(map(rendered_entry, record.values))
+    record.downloads = page.downloads or ()  # given with the Markdown when it is given later
     record.problems = list(page.composed.problems)
 
 
