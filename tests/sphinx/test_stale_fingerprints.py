@@ -857,3 +857,29 @@ def test_a_contents_entry_an_only_directive_hides_leaves_every_sidebar(
     result = built(project)
     assert_same_as_clean(project, result)
     assert not any("extra.html" in (result.outdir / page).read_text() for page in shown)
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_tocdepth_that_cuts_a_listed_page_off_reaches_every_sidebar(
+    tmp_path: Path, shared: bool
+) -> None:
+    """``about`` lists ``extra``; the user adds ``:tocdepth: 1`` to ``about``, which cuts
+    its toctree off the contents tree: no sidebar lists ``extra`` any more, as in a
+    clean build. (Failed before: the contents tree was compared without the pages'
+    ``tocdepth``, and the shared tree's memo kept the old one; found by a review.)"""
+    project = write_gauges(tmp_path)
+    conf = project.docs / "conf.py"
+    conf.write_text(
+        conf.read_text() + f'html_theme = "furo"\nrefgen_shared_navigation = {shared}\n'
+    )
+    about = add_page(project, "about", "About\n=====\n\nText.\n\n.. toctree::\n\n   extra\n")
+    (project.docs / "extra.rst").write_text("Extra\n=====\n\nText.\n")
+    first = built(project)
+    shown = ["index.html", "reference/chain.models/Gauge.html"]
+    if shared:
+        shown[1] = "_static/refgen-navigation.js"
+    assert all("extra.html" in (first.outdir / page).read_text() for page in shown)
+    touch_edit(about, "About\n=====", ":tocdepth: 1\n\nAbout\n=====")
+    result = built(project)
+    assert_same_as_clean(project, result)
+    assert not any("extra.html" in (result.outdir / page).read_text() for page in shown)

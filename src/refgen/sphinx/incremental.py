@@ -197,15 +197,16 @@ def contents_tree_digest(env: Any) -> str:
     """What every page's copy of the site's contents tree is made of: each page's title,
     its sections, nested as they are, with their numbers, and its toctrees (what they
     list, under which titles, and their options), with the condition of each ``only``
-    directive they are in."""
+    directive they are in and the page's ``tocdepth``."""
     digest = hashlib.sha256()
     for docname in sorted(env.all_docs):
         sections: list[str] = []
         if docname in env.tocs:
             _outline(env.tocs[docname], sections)
         numbers = repr(sorted(env.toc_secnumbers.get(docname, {}).items()))
+        depth = repr(env.metadata.get(docname, {}).get("tocdepth"))  # cuts what it lists
         listed = env.toctree_includes.get(docname, [])
-        for part in (docname, _title(env, docname), *sections, numbers, *listed):
+        for part in (docname, _title(env, docname), *sections, numbers, depth, *listed):
             digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
         digest.update(b"\1")
     return digest.hexdigest()
