@@ -10,6 +10,7 @@ of functions and over real modules.
 from __future__ import annotations
 
 import ast
+import inspect
 import sys
 import textwrap
 from pathlib import Path
@@ -108,3 +109,18 @@ REAL = [
 @pytest.mark.parametrize("path", REAL, ids=lambda path: path.name)
 def test_real_modules_give_what_walking_each_function_gives(path: Path) -> None:
     assert_one_walk_finds_what_each_walk_finds(str(path), path.read_text(encoding="utf-8"))
+
+
+def test_an_expression_deeper_than_the_recursion_limit_is_walked() -> None:
+    """``x + x + ... + x`` of 2,000 terms nests 2,000 deep; Python compiles it. The walk
+    needs no frame per level (found by a review: a recursive walk raised RecursionError,
+    and the fingerprints lost the file)."""
+    text = "def f(x):\n    G.a = " + " + ".join(["x"] * 2000) + "\n"
+    source = parse_text("deep.py", text.encode())
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 200)
+    try:
+        index = index_module("deep.py", "digest", source)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert [patch.attribute for patch in index.patches] == ["a"]
