@@ -338,3 +338,53 @@ def test_the_filled_sidebar_is_the_one_furo_draws(
         assert len(current) == 1 and current[0]["href"].endswith("#")
     else:  # not in any toctree
         assert current == []
+
+
+def highlighted_source_pages(outdir: Path) -> dict[str, str]:
+    """viewcode's pages, whole (title, sidebar and all), by path."""
+    return {
+        page.relative_to(outdir).as_posix(): page.read_text(encoding="utf-8")
+        for page in sorted((outdir / "_modules").rglob("*.html"))
+    }
+
+
+def conf_with(project: ScenarioProject, line: str | None, *, instead_of: str = "") -> None:
+    conf = project.docs / "conf.py"
+    text = conf.read_text(encoding="utf-8")
+    text = text.replace(instead_of, "") if instead_of else text
+    conf.write_text(text + (f"{line}\n" if line else ""), encoding="utf-8")
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_an_html_setting_reaches_the_highlighted_source(tmp_path: Path, shared: bool) -> None:
+    """The user sets ``html_title``: Sphinx writes every page again, and viewcode's pages
+    (written again only when their module is newer) show it too, as in a clean build.
+    (Failed before, with and without the shared navigation; found by a review.)"""
+    conf = 'html_theme = "furo"\n' + ("" if shared else "refgen_shared_navigation = False\n")
+    project = write_project(tmp_path / "site", conf)
+    assert project.build("html", "-W").returncode == 0
+    conf_with(project, 'html_title = "Brand New"')
+    again = project.build("html", "-W")
+    clean = project.build("html", "-W", outdir=tmp_path / "clean")
+    pages = highlighted_source_pages(again.outdir)
+    assert pages and all("Brand New" in text for text in pages.values())
+    assert pages == highlighted_source_pages(clean.outdir)
+
+
+def test_turning_the_shared_navigation_off_and_on_reaches_every_page(tmp_path: Path) -> None:
+    """Off: no page keeps the placeholder, and the script a clean build has no copy of is
+    gone; on again: viewcode's pages take the shared tree again. (Failed before: the
+    highlighted source kept the other one; found by a review.)"""
+    project = write_project(tmp_path / "site", 'html_theme = "furo"\n')
+    first = project.build("html", "-W")
+    script = first.outdir / "_static" / navigation.SCRIPT
+    assert script.exists()
+    off = "refgen_shared_navigation = False"
+    for line, instead_of in [(off, ""), (None, off + "\n")]:
+        conf_with(project, line, instead_of=instead_of)
+        again = project.build("html", "-W")
+        clean = project.build("html", "-W", outdir=tmp_path / f"clean-{line}")
+        assert script.exists() == (line is None)
+        pages = highlighted_source_pages(again.outdir)
+        assert pages == highlighted_source_pages(clean.outdir)
+        assert all(("data-refgen-navigation" in text) == (line is None) for text in pages.values())

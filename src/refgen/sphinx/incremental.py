@@ -58,7 +58,7 @@ from refgen.sphinx.state import PageRecord, Relations, StoredWarning, build_stat
 from refgen.sphinx.sweeps import sweep_shown
 from refgen.sphinx.viewcode import refresh_highlighted_source
 from refgen.sphinx.write_warnings import kept_warnings
-from refgen.sphinx.written import last_written
+from refgen.sphinx.written import last_written, page_layout
 
 # ---------------------------------------------------------------------- events
 
@@ -159,6 +159,8 @@ def pages_whose_surroundings_changed(app: Sphinx, env: BuildEnvironment) -> list
     }
     build_state(env).surroundings_now = (tree, relations)
     written = last_written(app)
+    if written is not None and written.layout != page_layout(app):
+        _delete_highlighted_source(app)  # Sphinx writes every page again; viewcode does not
     last = written.surroundings if written is not None else None
     if last is None:
         return []

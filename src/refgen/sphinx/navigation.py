@@ -225,8 +225,13 @@ def root_relative(place: str, href: str) -> str:
 
 
 def write_shared_navigation(app: Sphinx, exception: BaseException | None) -> None:
-    """At the end of the build: the tree and the script that fills the sidebar with it."""
-    if exception is not None or not navigation_is_shared(app):
+    """At the end of the build: the tree and the script that fills the sidebar with it;
+    without shared navigation, no such script (a clean build has none)."""
+    if exception is not None:
+        return
+    if not navigation_is_shared(app):
+        if app.builder.name in BUILDERS:
+            Path(app.outdir, "_static", SCRIPT).unlink(missing_ok=True)
         return
     html = shared_tree(app)
     static = Path(app.outdir, "_static")

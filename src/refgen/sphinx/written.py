@@ -29,6 +29,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from refgen.files import replace_atomically
+from refgen.sphinx.navigation import navigation_is_shared
 from refgen.sphinx.state import Surroundings, build_state
 from refgen.sphinx.write_warnings import pages_written
 
@@ -47,6 +48,24 @@ class Written:
     """When each page had last been read (Sphinx's ``env.all_docs``)."""
     surroundings: Surroundings | None = None
     """What it wrote around the pages (HTML builders)."""
+    layout: str = ""
+    """What shaped every page it wrote, whatever the page shows (:func:`page_layout`)."""
+
+
+def page_layout(app: Sphinx) -> str:
+    """What shapes every HTML page beside what it shows: Sphinx's digests of the HTML
+    settings and of the tags, and the time of the newest template (a change to any of
+    them makes Sphinx write every page again), and whether the navigation is shared."""
+    info = getattr(app.builder, "build_info", None)
+    templates = getattr(app.builder, "templates", None)
+    newest = templates.newest_template_mtime() if templates is not None else 0.0
+    parts = (
+        str(getattr(info, "config_hash", "")),
+        str(getattr(info, "tags_hash", "")),
+        repr(newest),
+        repr(navigation_is_shared(app)),
+    )
+    return "\0".join(parts)
 
 
 def key_of(app: Sphinx) -> Key:
@@ -89,10 +108,12 @@ def keep_what_was_written(app: Sphinx, exception: BaseException | None) -> None:
             read[docname] = before[docname]
     all_written = read == app.env.all_docs
     surroundings = build_state(app.env).surroundings_now
+    layout = page_layout(app) if app.builder.format == "html" else ""
     if not all_written and last is not None:
-        surroundings = last.surroundings  # the pages around which they changed may be unwritten
+        # The pages around which they changed, or whose layout did, may be unwritten.
+        surroundings, layout = last.surroundings, last.layout
     kept = {k: v for k, v in _kept(app).items() if isinstance(v, Written)}
-    kept[key_of(app)] = Written(read, surroundings)
+    kept[key_of(app)] = Written(read, surroundings, layout)
     path = Path(app.doctreedir) / FILE
     if path.parent.is_dir():
         with contextlib.suppress(OSError):  # only the next build's time is lost
