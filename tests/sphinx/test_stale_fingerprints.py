@@ -830,6 +830,30 @@ def test_a_title_whose_markup_alone_changes_reaches_every_sidebar(
         assert all("<em>About</em>" in text for text in html)
 
 
+def assert_an_edit_to_about_drops_extra_from_every_sidebar(
+    tmp_path: Path, shared: bool, about_text: str, old: str, new: str
+) -> None:
+    """A furo site whose hand-written ``about`` (``about_text``) lists ``extra``: after the
+    edit of ``about`` from ``old`` to ``new``, no sidebar lists ``extra``, and the
+    incremental build gives what a clean one gives."""
+    project = write_gauges(tmp_path)
+    conf = project.docs / "conf.py"
+    conf.write_text(
+        conf.read_text() + f'html_theme = "furo"\nrefgen_shared_navigation = {shared}\n'
+    )
+    about = add_page(project, "about", about_text)
+    (project.docs / "extra.rst").write_text("Extra\n=====\n\nText.\n")
+    first = built(project)
+    shown = ["index.html", "reference/chain.models/Gauge.html"]
+    if shared:
+        shown[1] = "_static/refgen-navigation.js"
+    assert all("extra.html" in (first.outdir / page).read_text() for page in shown)
+    touch_edit(about, old, new)
+    result = built(project)
+    assert_same_as_clean(project, result)
+    assert not any("extra.html" in (result.outdir / page).read_text() for page in shown)
+
+
 @pytest.mark.parametrize("shared", [False, True])
 def test_a_contents_entry_an_only_directive_hides_leaves_every_sidebar(
     tmp_path: Path, shared: bool
@@ -839,24 +863,10 @@ def test_a_contents_entry_an_only_directive_hides_leaves_every_sidebar(
     clean build. (Failed before: the contents tree was compared without the directive's
     condition, so only ``about`` was written again, and the memo of the shared tree kept
     the old one.)"""
-    project = write_gauges(tmp_path)
-    conf = project.docs / "conf.py"
-    conf.write_text(
-        conf.read_text() + f'html_theme = "furo"\nrefgen_shared_navigation = {shared}\n'
+    about = "About\n=====\n\n.. only:: html\n\n   .. toctree::\n\n      extra\n"
+    assert_an_edit_to_about_drops_extra_from_every_sidebar(
+        tmp_path, shared, about, ".. only:: html", ".. only:: latex"
     )
-    about = add_page(
-        project, "about", "About\n=====\n\n.. only:: html\n\n   .. toctree::\n\n      extra\n"
-    )
-    (project.docs / "extra.rst").write_text("Extra\n=====\n\nText.\n")
-    first = built(project)
-    shown = ["index.html", "reference/chain.models/Gauge.html"]
-    if shared:
-        shown[1] = "_static/refgen-navigation.js"
-    assert all("extra.html" in (first.outdir / page).read_text() for page in shown)
-    touch_edit(about, ".. only:: html", ".. only:: latex")
-    result = built(project)
-    assert_same_as_clean(project, result)
-    assert not any("extra.html" in (result.outdir / page).read_text() for page in shown)
 
 
 @pytest.mark.parametrize("shared", [False, True])
@@ -867,19 +877,7 @@ def test_a_tocdepth_that_cuts_a_listed_page_off_reaches_every_sidebar(
     its toctree off the contents tree: no sidebar lists ``extra`` any more, as in a
     clean build. (Failed before: the contents tree was compared without the pages'
     ``tocdepth``, and the shared tree's memo kept the old one; found by a review.)"""
-    project = write_gauges(tmp_path)
-    conf = project.docs / "conf.py"
-    conf.write_text(
-        conf.read_text() + f'html_theme = "furo"\nrefgen_shared_navigation = {shared}\n'
+    about = "About\n=====\n\nText.\n\n.. toctree::\n\n   extra\n"
+    assert_an_edit_to_about_drops_extra_from_every_sidebar(
+        tmp_path, shared, about, "About\n=====", ":tocdepth: 1\n\nAbout\n====="
     )
-    about = add_page(project, "about", "About\n=====\n\nText.\n\n.. toctree::\n\n   extra\n")
-    (project.docs / "extra.rst").write_text("Extra\n=====\n\nText.\n")
-    first = built(project)
-    shown = ["index.html", "reference/chain.models/Gauge.html"]
-    if shared:
-        shown[1] = "_static/refgen-navigation.js"
-    assert all("extra.html" in (first.outdir / page).read_text() for page in shown)
-    touch_edit(about, "About\n=====", ":tocdepth: 1\n\nAbout\n=====")
-    result = built(project)
-    assert_same_as_clean(project, result)
-    assert not any("extra.html" in (result.outdir / page).read_text() for page in shown)
