@@ -206,6 +206,17 @@ def _no_colour() -> Iterator[None]:
             os.environ["NO_COLOR"] = before
 
 
+def _forget_asset_checksums() -> None:
+    """Sphinx keeps, for the life of the process, the checksum of each static file it links
+    by path (the ``?v=`` of a page's stylesheets and scripts); a file a later build writes
+    again with other content (``documentation_options.js``, after ``release`` changed)
+    would keep the first one. A fresh interpreter starts without them."""
+    assets = importlib.import_module("sphinx.builders.html._assets")
+    checksum = getattr(assets, "_file_checksum_inner", None)
+    if checksum is not None and hasattr(checksum, "cache_clear"):
+        checksum.cache_clear()
+
+
 def _build_in_process(
     argv: list[str], paths: Sequence[Path], cwd: Path | None
 ) -> tuple[int, str, str]:
@@ -238,6 +249,7 @@ def _build_in_process(
             warnings.simplefilter("ignore", category)
             warnings.filterwarnings("error", category=category, module="refgen")
         sphinx.locale.init_console()
+        _forget_asset_checksums()
         try:
             returncode = build_main(argv)
         except SystemExit as exit:  # argparse refusing an option

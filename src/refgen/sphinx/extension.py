@@ -298,6 +298,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", check_settings)
     app.connect("config-inited", add_static_path)
     app.connect("config-inited", memory.freeze_before_the_environment_loads, priority=900)
+    app.connect("builder-inited", written.count_settings_changes)
     app.connect("builder-inited", generate_pages)
     app.connect("builder-inited", add_media_types)
     app.connect("env-purge-doc", purge_page)

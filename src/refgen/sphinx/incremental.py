@@ -148,7 +148,8 @@ def pages_whose_surroundings_changed(app: Sphinx, env: BuildEnvironment) -> list
     Compared with what this builder and output folder last finished writing
     (:mod:`refgen.sphinx.written`): builders that share the environment
     (``sphinx-build -M``) each compare with what they wrote, and a build that
-    stopped while it wrote pages is not taken to have written them.
+    stopped while it wrote pages is not taken to have written them. Every page,
+    when what shapes every page changed since (:func:`~refgen.sphinx.written.page_layout`).
     """
     if app.builder.format != "html":
         return []
@@ -160,7 +161,10 @@ def pages_whose_surroundings_changed(app: Sphinx, env: BuildEnvironment) -> list
     build_state(env).surroundings_now = (tree, relations)
     written = last_written(app)
     if written is not None and written.layout != page_layout(app):
-        _delete_highlighted_source(app)  # Sphinx writes every page again; viewcode does not
+        # Every page, as Sphinx writes them when it sees the change (a build stopped
+        # after seeing it may have written some only), and viewcode's, which it does not.
+        _delete_highlighted_source(app)
+        return sorted(env.all_docs)
     last = written.surroundings if written is not None else None
     if last is None:
         return []

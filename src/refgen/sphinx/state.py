@@ -94,6 +94,10 @@ class BuildState:
     root: str | None = None
     """The reference folder the stubs were written to (the ``root`` setting)."""
     endings_token: str = ""
+    settings_changes: int = 0
+    """How many builds found Sphinx's settings of the environment changed (Sphinx then
+    reads and writes every page): part of every page's layout
+    (:func:`refgen.sphinx.written.page_layout`)."""
     """The token of the file that ends the records pickled unended
     (:mod:`refgen.sphinx.finishing`)."""
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sphinx.application import Sphinx
-from sphinx.environment import BuildEnvironment
+from sphinx.environment import CONFIG_CHANGED, CONFIG_EXTENSIONS_CHANGED, BuildEnvironment
 
 from refgen.files import replace_atomically
 from refgen.sphinx.navigation import navigation_is_shared
@@ -54,8 +54,9 @@ class Written:
 
 def page_layout(app: Sphinx) -> str:
     """What shapes every HTML page beside what it shows: Sphinx's digests of the HTML
-    settings and of the tags, and the time of the newest template (a change to any of
-    them makes Sphinx write every page again), and whether the navigation is shared."""
+    settings and of the tags, the time of the newest template, how many times the
+    environment's settings changed (a change to any of them makes Sphinx write every
+    page again), and whether the navigation is shared."""
     info = getattr(app.builder, "build_info", None)
     templates = getattr(app.builder, "templates", None)
     newest = templates.newest_template_mtime() if templates is not None else 0.0
@@ -63,9 +64,19 @@ def page_layout(app: Sphinx) -> str:
         str(getattr(info, "config_hash", "")),
         str(getattr(info, "tags_hash", "")),
         repr(newest),
+        repr(build_state(app.env).settings_changes),
         repr(navigation_is_shared(app)),
     )
     return "\0".join(parts)
+
+
+def count_settings_changes(app: Sphinx) -> None:
+    """``builder-inited``: Sphinx found the environment's settings (``release``, the
+    extensions, ...) changed since it was saved, and reads every page again. Counted in
+    the environment, so a build stopped before it wrote every page leaves the next one
+    a layout that differs from the last one written."""
+    if app.env.config_status in (CONFIG_CHANGED, CONFIG_EXTENSIONS_CHANGED):
+        build_state(app.env).settings_changes += 1
 
 
 def key_of(app: Sphinx) -> Key:
