@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup
 
 from refgen.sphinx import navigation
 from refgen.testing import BuildResult, ScenarioProject, write_scenario_project
+from tests.sphinx.test_write_warnings import INTERRUPTS
 
 CLASS = '''
 class {name}(BaseModel):
@@ -396,20 +397,6 @@ def test_a_setting_of_every_page_reaches_the_highlighted_source(
     assert all(shown in text for text in pages.values())
 
 
-INTERRUPTS = """
-import os
-
-
-def interrupt(app, pagename, templatename, context, doctree):
-    if os.path.exists({flag!r}) and pagename.endswith("BetaScenario"):
-        raise KeyboardInterrupt
-
-
-def setup(app):
-    app.connect("html-page-context", interrupt)
-"""
-
-
 def site_pages(outdir: Path) -> dict[str, str]:
     """Every HTML page of the site, whole, by path."""
     return {
@@ -428,7 +415,7 @@ def test_a_build_stopped_after_a_setting_changed_leaves_no_page_of_the_old_one(
     title for good; found by a review.)"""
     project = write_project(tmp_path / "site", 'html_theme = "furo"\n')
     flag = project.root / "interrupt"
-    conf_with(project, INTERRUPTS.format(flag=str(flag)))
+    conf_with(project, INTERRUPTS.format(flag=str(flag), page="BetaScenario"))
     assert project.build("html", "-W").returncode == 0
     conf_with(project, 'html_title = "Brand New"')
     flag.write_text("")

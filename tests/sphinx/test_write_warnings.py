@@ -369,7 +369,7 @@ import os
 
 
 def interrupt(app, pagename, templatename, context, doctree):
-    if os.path.exists({flag!r}) and pagename.endswith("Meter"):
+    if os.path.exists({flag!r}) and pagename.endswith({page!r}):
         raise KeyboardInterrupt
 
 
@@ -391,7 +391,7 @@ def test_a_build_interrupted_as_it_writes_leaves_the_next_as_a_clean_one(
     for number in range(3):  # enough pages for Sphinx to write in parallel
         add_page(project, f"page{number}", f"Page {number}\n======\n\nText.\n")
     flag = project.root / "interrupt"
-    add_to_conf(project, INTERRUPTS.format(flag=str(flag)))
+    add_to_conf(project, INTERRUPTS.format(flag=str(flag), page="Meter"))
     factory = logging.getLogRecordFactory()
     project.build("html", *options)
     flag.write_text("")
