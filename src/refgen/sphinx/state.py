@@ -94,12 +94,12 @@ class BuildState:
     root: str | None = None
     """The reference folder the stubs were written to (the ``root`` setting)."""
     endings_token: str = ""
+    """The token of the file that ends the records pickled unended
+    (:mod:`refgen.sphinx.finishing`)."""
     settings_changes: int = 0
     """How many builds found Sphinx's settings of the environment changed (Sphinx then
     reads and writes every page): part of every page's layout
     (:func:`refgen.sphinx.written.page_layout`)."""
-    """The token of the file that ends the records pickled unended
-    (:mod:`refgen.sphinx.finishing`)."""
 
     # Made again by every build.
     project: Project | None = None
