@@ -22,7 +22,8 @@ documenting its one module, all with the furo theme:
   ``:members:`` (undocumented members left out, as that option does);
 - autodoc + autosummary: one page per class, members and undocumented members.
 
-Each round builds every project from scratch, then refgen again with nothing
+Each round builds every project from scratch (the last output moved aside and
+deleted at the end: see :class:`Trash`), then refgen again with nothing
 changed and after editing one property body of one class (documents re-read
 are counted from Sphinx's "reading sources... [..%] name" lines); the
 automodule project gets the same edit. Every build runs in its own process;
@@ -217,11 +218,42 @@ class Html:
         )
 
 
+class Trash:
+    """Where the bench puts what a clean build replaces, deleted once every build is timed.
+
+    Deleting the last build's files just before a clean build slows that build: on ext4,
+    a file created within a minute or so of many deletions nearby (five minutes, while
+    the inode table is not yet written back) costs a scan past every inode just freed
+    (``recently_deleted()`` in ext4's inode allocator). refgen's build of the deep shape
+    creates 2,500 files; right after 2,500 were deleted it spent 2-3 s more in the
+    kernel (bench/RESULTS.md, stop 53), a cost of the deletion that automodule's 30 files
+    do not pay. Moving a folder aside is one rename. ``delete=True`` deletes at once
+    instead, to measure a build that follows an ``rm -rf`` of its output.
+    """
+
+    def __init__(self, folder: Path, delete: bool = False) -> None:
+        self.folder = folder
+        self.delete = delete
+
+    def take(self, *paths: Path) -> None:
+        """Move ``paths`` out of the way (those that exist)."""
+        for path in paths:
+            if self.delete:
+                shutil.rmtree(path, ignore_errors=True)
+            elif path.exists():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                path.rename(Path(tempfile.mkdtemp(dir=self.folder)) / path.name)
+
+    def empty(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @dataclass
 class Project:
     kind: str
     root: Path
     library: Library
+    trash: Trash
 
     @property
     def docs(self) -> Path:
@@ -232,9 +264,8 @@ class Project:
         return self.root / "html"
 
     def clean(self) -> Build:
-        shutil.rmtree(self.out, ignore_errors=True)
-        if self.kind in GENERATED:
-            shutil.rmtree(self.docs / GENERATED[self.kind], ignore_errors=True)
+        generated = [self.docs / GENERATED[self.kind]] if self.kind in GENERATED else []
+        self.trash.take(self.out, *generated)
         return self.build()
 
     def build(self) -> Build:
@@ -612,6 +643,12 @@ def main() -> None:
     )
     parser.add_argument("--keep", type=Path, help="build here and keep the projects")
     parser.add_argument(
+        "--delete-before-clean",
+        action="store_true",
+        help="delete the last output just before each clean build, as `rm -rf` would "
+        "(by default it is moved aside and deleted at the end: see Trash)",
+    )
+    parser.add_argument(
         "--shape",
         choices=("shallow", "deep"),
         default="shallow",
@@ -620,13 +657,14 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="refgen-real-") as tmp:
         workdir = args.keep or Path(tmp)
+        trash = Trash(workdir / "trash", delete=args.delete_before_clean)
         projects = {}
         for kind in KINDS:
             root = workdir / kind
-            shutil.rmtree(root, ignore_errors=True)
+            trash.take(root)
             library = write_library(root / "src", args.size, shape=args.shape)
             WRITERS[kind](root / "docs")
-            projects[kind] = Project(kind, root, library)
+            projects[kind] = Project(kind, root, library, trash)
         library = projects["refgen"].library
         write_pyproject(library.root)
         print(
@@ -645,6 +683,7 @@ def main() -> None:
         ]
         show = measure_show(library, args.repeat)
         print(report(args.size, library, rounds, show))
+        trash.empty()
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from real_library import write_automodule_docs, write_library, write_refgen_docs
-from run_real import Build, sphinx
+from run_real import Build, Trash, sphinx
 
 REPLAY_CONF = """\
 import sys
@@ -48,9 +48,9 @@ replay_doctrees = {doctrees!r}
 """
 
 
-def write_replay_docs(docs: Path, doctrees: Path) -> int:
+def write_replay_docs(docs: Path, doctrees: Path, trash: Trash) -> int:
     """One stub per doctree of refgen's build, replaying it; returns how many."""
-    shutil.rmtree(docs, ignore_errors=True)
+    trash.take(docs)
     docs.mkdir(parents=True)
     bench = str(Path(__file__).parent.resolve())
     (docs / "conf.py").write_text(REPLAY_CONF.format(bench=bench, doctrees=str(doctrees)))
@@ -72,21 +72,21 @@ def unpickle_seconds(doctrees: Path) -> float:
     return time.perf_counter() - start
 
 
-def measure_round(root: Path, number: int) -> dict[str, float]:
+def measure_round(root: Path, number: int, trash: Trash) -> dict[str, float]:
+    """Each build from scratch; what it replaces is moved aside (:class:`run_real.Trash`)."""
     refgen, automodule, replay = root / "refgen", root / "automodule", root / "replay"
     builds: dict[str, Build] = {}
-    shutil.rmtree(refgen / "html", ignore_errors=True)
-    shutil.rmtree(refgen / "docs" / "reference", ignore_errors=True)
+    trash.take(refgen / "html", refgen / "docs" / "reference")
     builds["refgen"] = sphinx(refgen / "docs", refgen / "html", root / "src")
     # A copy, so the next round's clean refgen build cannot change what is replayed.
     doctrees = root / "doctrees"
-    shutil.rmtree(doctrees, ignore_errors=True)
+    trash.take(doctrees)
     shutil.copytree(refgen / "html" / ".doctrees", doctrees)
     (doctrees / "environment.pickle").unlink()
-    pages = write_replay_docs(replay / "docs", doctrees)
-    shutil.rmtree(automodule / "html", ignore_errors=True)
+    pages = write_replay_docs(replay / "docs", doctrees, trash)
+    trash.take(automodule / "html")
     builds["automodule"] = sphinx(automodule / "docs", automodule / "html", root / "src")
-    shutil.rmtree(replay / "html", ignore_errors=True)
+    trash.take(replay / "html")
     builds["replay"] = sphinx(replay / "docs", replay / "html", root / "src")
     for kind, build in builds.items():
         assert build.returncode == 0, kind
@@ -128,13 +128,20 @@ def main() -> None:
     parser.add_argument("--shape", choices=("shallow", "deep"), default="deep")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="build here and keep it (default: a temp dir)")
+    parser.add_argument(
+        "--delete-before-clean",
+        action="store_true",
+        help="delete each last output just before the build that replaces it (see run_real.Trash)",
+    )
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="refgen-floor-"))
+    trash = Trash(root / "trash", delete=args.delete_before_clean)
     write_library(root / "src", args.size, shape=args.shape)
     write_refgen_docs(root / "refgen" / "docs")
     write_automodule_docs(root / "automodule" / "docs")
-    rounds = [measure_round(root, number) for number in range(args.rounds)]
+    rounds = [measure_round(root, number, trash) for number in range(args.rounds)]
     print(report(rounds))
+    trash.empty()
     if args.keep is None:
         shutil.rmtree(root, ignore_errors=True)
 
