@@ -228,7 +228,9 @@ class Trash:
     creates 2,500 files; right after 2,500 were deleted it spent 2-3 s more in the
     kernel (bench/RESULTS.md, stop 53), a cost of the deletion that automodule's 30 files
     do not pay. Moving a folder aside is one rename. ``delete=True`` deletes at once
-    instead, to measure a build that follows an ``rm -rf`` of its output.
+    instead, to measure a build that follows an ``rm -rf`` of its output. The same holds
+    between runs: the trash and the projects are deleted when a run ends, so the next
+    run's first rounds pay for it if it starts within five minutes.
     """
 
     def __init__(self, folder: Path, delete: bool = False) -> None:
