@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from refgen.analysis.model import SourceLocation
+from refgen.render.markup import parse, serialize
 
 # ---------------------------------------------------------------------- inline
 
@@ -156,13 +157,52 @@ class CodeBlock:
     """When set, the site gives the block a button of this label that copies its text."""
 
 
-@dataclass(frozen=True, eq=False)
 class Markup:
-    """MathML or SVG, as an element tree of data (serialised by :mod:`refgen.render.markup`)."""
+    """MathML or SVG, as an element tree of data, and that tree serialised by
+    :func:`refgen.render.markup.serialize` (the one escaping path), once.
 
-    element: ET.Element
-    classes: tuple[str, ...] = ()
-    searchable: bool = True
+    A page composed in another process (:mod:`refgen.sphinx.ahead`) comes back
+    pickled, and a page's nodes need the markup only: a Markup is pickled as
+    its markup, which is smaller and quicker to load than the tree, and the
+    tree is read back from it only if asked for.
+    """
+
+    __slots__ = ("_element", "_markup", "classes", "searchable")
+
+    def __init__(
+        self, element: ET.Element, classes: tuple[str, ...] = (), searchable: bool = True
+    ) -> None:
+        self._element: ET.Element | None = element
+        self._markup: str | None = None
+        self.classes = classes
+        self.searchable = searchable
+
+    @classmethod
+    def _serialized(cls, markup: str, classes: tuple[str, ...], searchable: bool) -> Markup:
+        made = cls.__new__(cls)
+        made._element, made._markup = None, markup
+        made.classes, made.searchable = classes, searchable
+        return made
+
+    @property
+    def element(self) -> ET.Element:
+        if self._element is None:
+            assert self._markup is not None
+            self._element = parse(self._markup)
+        return self._element
+
+    @property
+    def markup(self) -> str:
+        if self._markup is None:
+            assert self._element is not None
+            self._markup = serialize(self._element)
+        return self._markup
+
+    def __reduce__(self) -> tuple[object, tuple[str, tuple[str, ...], bool]]:
+        return (Markup._serialized, (self.markup, self.classes, self.searchable))
+
+    def __repr__(self) -> str:
+        return f"Markup({self.markup!r}, classes={self.classes!r}, searchable={self.searchable!r})"
 
 
 @dataclass(frozen=True)

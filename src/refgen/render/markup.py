@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from html import escape as _html_escape
+from xml.parsers import expat
 
 _NOT_XML_CHARACTER = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _CONTROL = re.compile(
@@ -70,6 +71,21 @@ def internal_href(anchor: str) -> str:
 def serialize(root: ET.Element) -> str:
     """The element as markup, its text and attribute values escaped."""
     return ET.tostring(root, encoding="unicode", short_empty_elements=True)
+
+
+def parse(markup: str) -> ET.Element:
+    """The element tree :func:`serialize` wrote as ``markup``: its inverse.
+
+    Namespaces are not processed, so an ``xmlns`` attribute comes back as the
+    attribute it was, not as a namespace of every tag.
+    """
+    builder = ET.TreeBuilder()
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.Parse(markup, True)
+    return builder.close()
 
 
 def serialize_html(root: ET.Element) -> str:

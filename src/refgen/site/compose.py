@@ -24,7 +24,7 @@ from refgen.analysis.model import ExampleBlock, Problem
 from refgen.analysis.scenarios import without_docstrings_in_one
 from refgen.evaluate.values import EntryValues, raising_properties
 from refgen.project import Project
-from refgen.render.blocks import Page
+from refgen.render.blocks import Markup, Page
 from refgen.render.downloads import RenderedEntry, download_paths, rendered_entry
 from refgen.render.markdown import MarkdownWriter
 from refgen.render.markup import serialize
@@ -214,6 +214,8 @@ def _add_pieces(value: Any, pieces: list[str]) -> None:
         for name in names:
             pieces.append(name)
             _add_pieces(getattr(value, name), pieces)
+    elif kind is Markup:
+        pieces += ("Markup", value.markup, repr(value.classes), repr(value.searchable))
     elif isinstance(value, ET.Element):
         pieces.append(serialize(value))
     elif isinstance(value, Mapping):

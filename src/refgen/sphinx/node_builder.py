@@ -24,7 +24,6 @@ from sphinx.util.parsing import nested_parse_to_nodes
 
 from refgen.analysis.model import SourceLocation
 from refgen.render import blocks as b
-from refgen.render.markup import serialize
 from refgen.sphinx.compact_tables import (
     ANCHORS,
     every_cell,
@@ -97,7 +96,7 @@ class NodeBuilder:
                 return [box]
             case b.Markup():
                 classes = [*item.classes, *([] if item.searchable else [NOT_SEARCHED])]
-                return [refgen_markup(markup=serialize(item.element), classes=classes)]
+                return [refgen_markup(markup=item.markup, classes=classes)]
             case b.FieldList():
                 return [self._field_list(item)]
             case b.Definitions():

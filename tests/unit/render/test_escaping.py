@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from refgen.render.markup import element, escape, internal_href, serialize, xml_safe
+from refgen.render.blocks import Markup
+from refgen.render.markup import element, escape, internal_href, parse, serialize, xml_safe
 from refgen.render.mathml import assignment, expression_to_mathml
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html
@@ -44,6 +46,42 @@ def test_element_text_and_attributes_round_trip_as_data(data: str) -> None:
 def test_serialized_data_never_opens_a_tag(data: str) -> None:
     parsed = ET.fromstring(serialize(element("math", element("mi", text=data))))
     assert [child.tag for child in parsed.iter()] == ["math", "mi"]
+
+
+TREES = st.recursive(
+    st.builds(lambda text: element("mi", text=text), st.text()),
+    lambda children: st.builds(
+        lambda kids, label, tail: _with_tail(element("mrow", *kids, label=label), tail),
+        st.lists(children, max_size=3),
+        st.text(),
+        st.text(),
+    ),
+    max_leaves=8,
+)
+
+
+def _with_tail(made: ET.Element, tail: str) -> ET.Element:
+    for child in made:
+        child.tail = xml_safe(tail)
+    return made
+
+
+@given(TREES)
+def test_parse_reads_back_the_tree_serialize_wrote(tree: ET.Element) -> None:
+    tree.set("xmlns", "http://www.w3.org/1998/Math/MathML")
+    written = serialize(tree)
+    as_read = written.replace("\r\n", "\n").replace("\r", "\n")  # as any XML reader sees it
+    assert serialize(parse(written)) == as_read
+
+
+@given(TREES)
+def test_markup_made_in_another_process_comes_back_as_the_same_markup(tree: ET.Element) -> None:
+    made = Markup(tree, ("refgen-math",), searchable=False)
+    shipped = pickle.dumps(made)
+    assert b"ElementTree" not in shipped  # pickled as its markup, not as an element tree
+    back = pickle.loads(shipped)
+    assert (back.markup, back.classes, back.searchable) == (serialize(tree), made.classes, False)
+    assert serialize(back.element) == serialize(parse(serialize(tree)))
 
 
 @pytest.mark.parametrize("data", HOSTILE)
