@@ -40,7 +40,7 @@ from refgen.render.downloads import RenderedEntry
 from refgen.site import compose
 from refgen.site.compose import ComposedPage, RecordedPage
 from refgen.site.plan import PlannedPage
-from refgen.sphinx.highlighting import LexedPieces
+from refgen.sphinx.highlighting import LexedSource
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ class PageEnding:
     downloads: tuple[RenderedEntry, ...]
 
 
-AheadResult = Figures | PageEnding | LexedPieces
+AheadResult = Figures | PageEnding | LexedSource
 
 
 class Prefetcher:
@@ -106,7 +106,7 @@ class Prefetcher:
         self.project = project
         self.worker: AheadWorker[AheadKey, AheadResult | None] | None = None
         self._class_pages: dict[str, tuple[PlannedPage, str]] = {}
-        self._lexing: dict[str, Callable[[], LexedPieces]] = {}
+        self._lexing: dict[str, Callable[[], LexedSource]] = {}
         self._pages: dict[PlannedPage, RecordedPage] = {}
         """Pages composed already, until the directive takes them."""
         self._unended: dict[str, str] = {}
@@ -119,7 +119,7 @@ class Prefetcher:
     def start(
         self,
         class_pages: Mapping[str, tuple[PlannedPage, str]],
-        lexing: Mapping[str, Callable[[], LexedPieces]],
+        lexing: Mapping[str, Callable[[], LexedSource]],
         endings_later: bool = True,
     ) -> AheadWorker[AheadKey, AheadResult | None] | None:
         """Fork a worker computing the :class:`Figures` of the classes of ``class_pages``
@@ -239,18 +239,12 @@ class Prefetcher:
         """Whether the worker has sent everything it was asked for (or stopped)."""
         return self.worker is None or self.worker.has_given_all()
 
-    def take_lexed(self) -> LexedPieces:
-        """Every piece the worker lexed, waiting for the jobs it has not finished."""
-        lexed: LexedPieces = {}
+    def take_lexed(self) -> list[LexedSource]:
+        """Every module the worker lexed, waiting for the jobs it has not finished."""
         if self.worker is None:
-            return lexed
-        for name in self._lexing:
-            found = self.worker.take(LexedModule(name))
-            if isinstance(found, dict):
-                lexed.update(
-                    (k, v) for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)
-                )
-        return lexed
+            return []
+        taken = (self.worker.take(LexedModule(name)) for name in self._lexing)
+        return [found for found in taken if isinstance(found, LexedSource)]
 
     def stop(self) -> None:
         """Stop the worker, if any; what it has not given is computed when asked for."""

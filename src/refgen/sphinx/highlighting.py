@@ -19,18 +19,22 @@ unchanged, warnings and all.
 A build with nothing kept (a clean one) that computes figures in a second
 process (:mod:`refgen.sphinx.ahead`) gives it the project's
 module texts to lex too, after the figures, while this process reads pages:
-the pieces it sends back are stored as if a previous build had kept them.
+the pieces it sends back are stored as if a previous build had kept them, and
+the HTML it formatted from them, with the options viewcode asks for, is what
+viewcode gets for that text (formatting was 1.5 % of a clean build of the deep
+bench library, bench/RESULTS.md).
 """
 
 from __future__ import annotations
 
-import collections
-import contextlib
 import functools
 import hashlib
 import pickle
 import re
+import weakref
+import zlib
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -62,6 +66,22 @@ Tokens = list[tuple[str, str]]
 LexedPieces = dict[str, bytes]
 """Pieces lexed, pickled, by a digest of their text (what :func:`_load` gives)."""
 
+Formatted = dict[tuple[str, str], tuple[bytes, tuple[str, ...]]]
+"""HTML formatted ahead, by the module text and viewcode's ``linenos``: compressed (it is
+held while every page is written), with the keys of the pieces it was formatted from."""
+
+
+@dataclass(frozen=True)
+class LexedSource:
+    """What the worker gives of one module's text (``source``): its pieces lexed, and the
+    HTML formatted from them as viewcode will ask for it (``linenos``), or None when it
+    is Sphinx's to highlight."""
+
+    source: str
+    pieces: LexedPieces
+    html: str | None
+    linenos: str
+
 
 def has_own_python_lexer() -> bool:
     """Whether the project gave Sphinx a Python lexer of its own: ``app.add_lexer`` puts it
@@ -75,10 +95,18 @@ def has_own_python_lexer() -> bool:
 class ChunkedHighlighter:
     """Sphinx's HTML highlighter, lexing the given module texts a piece at a time."""
 
-    def __init__(self, bridge: PygmentsBridge, texts: set[str], stored: dict[str, bytes]) -> None:
+    def __init__(
+        self,
+        bridge: PygmentsBridge,
+        texts: set[str],
+        stored: dict[str, bytes],
+        formatted: Formatted | None = None,
+    ) -> None:
         self.bridge = bridge
         self.texts = texts
         self.stored = stored
+        self.formatted = formatted if formatted is not None else {}
+        """HTML formatted ahead, given once each."""
         self.used: dict[str, bytes] = {}
         """Pieces lexed or reused in this build: what the next build may reuse."""
 
@@ -98,6 +126,11 @@ class ChunkedHighlighter:
     def _in_pieces(self, source: str, kwargs: dict[str, Any]) -> str | None:
         if kwargs.keys() - {"linenos"}:
             return None  # an option of the project's own: Sphinx knows best
+        ahead = self.formatted.pop((source, kwargs.get("linenos", "")), None)
+        if ahead is not None:
+            html, keys = ahead
+            self.used.update((key, self.stored[key]) for key in keys if key in self.stored)
+            return zlib.decompress(html).decode()
         tokens = self._piece_tokens(source)
         if tokens is None:
             return None
@@ -106,13 +139,6 @@ class ChunkedHighlighter:
             return pygments.format(tokens, formatter)  # type: ignore[no-any-return]
         except ErrorToken:
             return None
-
-    def lex(self, source: str) -> None:
-        """Lex ``source`` a piece at a time into :attr:`used`, formatting nothing."""
-        tokens = self._piece_tokens(source)
-        if tokens is not None:
-            with contextlib.suppress(ErrorToken):  # the build hands it to Sphinx, which warns
-                collections.deque(tokens, maxlen=0)
 
     def _piece_tokens(self, source: str) -> Iterator[tuple[_TokenType, str]] | None:
         """The tokens of ``source`` lexed a piece at a time, as they are consumed; None
@@ -222,17 +248,19 @@ def install(app: Sphinx) -> list[Any]:
     bridge = getattr(app.builder, "highlighter", None)
     if texts and isinstance(bridge, PygmentsBridge) and bridge.dest == "html":
         stored = _load(Path(app.doctreedir) / CACHE_FILE)
-        app.builder.highlighter = ChunkedHighlighter(bridge, texts, stored)  # type: ignore[attr-defined]
+        formatted = _FORMATTED_AHEAD.pop(app, None)
+        highlighter = ChunkedHighlighter(bridge, texts, stored, formatted)
+        app.builder.highlighter = highlighter  # type: ignore[attr-defined]
     return []
 
 
 def lexing_jobs(
     app: Sphinx, project: Project, module_names: Iterable[str]
-) -> dict[str, Callable[[], LexedPieces]]:
+) -> dict[str, Callable[[], LexedSource]]:
     """Jobs for the worker of a build that keeps no pieces yet (:mod:`refgen.sphinx.ahead`):
-    each of the project's ``module_names`` lexed in pieces, for viewcode to show (its
-    results are given to :func:`store_lexed`). A module viewcode does not show costs the
-    worker its time, nothing more."""
+    each of the project's ``module_names`` lexed in pieces and formatted, for viewcode to
+    show (its results are given to :func:`store_lexed`). A module viewcode does not show
+    costs the worker its time, nothing more."""
     bridge = getattr(app.builder, "highlighter", None)
     if (
         "sphinx.ext.viewcode" not in app.extensions
@@ -241,25 +269,42 @@ def lexing_jobs(
         or (Path(app.doctreedir) / CACHE_FILE).exists()
     ):
         return {}
-    jobs: dict[str, Callable[[], LexedPieces]] = {}
+    linenos = "inline" * bool(app.config.viewcode_line_numbers)  # as viewcode asks
+    jobs: dict[str, Callable[[], LexedSource]] = {}
     for name in dict.fromkeys(module_names):
         found = project.module_text_and_tags(name)
         if found is not None:
-            jobs[name] = functools.partial(_lexed_pieces, bridge, found[0])
+            jobs[name] = functools.partial(_lexed_source, bridge, found[0], linenos)
     return jobs
 
 
-def _lexed_pieces(bridge: PygmentsBridge, source: str) -> LexedPieces:
+def _lexed_source(bridge: PygmentsBridge, source: str, linenos: str) -> LexedSource:
+    """``source`` lexed in pieces and formatted; never by Sphinx's highlighter, which warns
+    in the build's own process of what it cannot highlight."""
     highlighter = ChunkedHighlighter(bridge, {source}, {})
-    highlighter.lex(source)
-    return highlighter.used
+    html = highlighter._in_pieces(source, {"linenos": linenos})
+    return LexedSource(source, highlighter.used, html, linenos)
 
 
-def store_lexed(app: Sphinx, lexed: LexedPieces) -> None:
-    """Pieces the worker lexed, stored where :func:`install` finds the pieces an earlier
-    build kept, so that they are not held while pages are written."""
-    if lexed:
-        _store(Path(app.doctreedir) / CACHE_FILE, lexed)
+_FORMATTED_AHEAD: weakref.WeakKeyDictionary[Sphinx, Formatted] = weakref.WeakKeyDictionary()
+"""What the worker formatted, held from when it is taken until viewcode writes."""
+
+
+def store_lexed(app: Sphinx, lexed: Iterable[LexedSource]) -> None:
+    """The module texts the worker lexed: their pieces stored where :func:`install` finds
+    the pieces an earlier build kept, so that they are not held while pages are written;
+    the HTML held for :func:`install`."""
+    pieces: LexedPieces = {}
+    formatted: Formatted = {}
+    for given in lexed:
+        pieces.update(given.pieces)
+        if given.html is not None:
+            html = zlib.compress(given.html.encode(), 1)
+            formatted[(given.source, given.linenos)] = (html, tuple(given.pieces))
+    if pieces:
+        _store(Path(app.doctreedir) / CACHE_FILE, pieces)
+    if formatted:
+        _FORMATTED_AHEAD[app] = formatted
 
 
 def keep(app: Sphinx, exception: BaseException | None) -> None:

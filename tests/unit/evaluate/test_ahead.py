@@ -13,8 +13,10 @@ import threading
 import time
 import weakref
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pygments
 import pytest
 
 from refgen.evaluate import ahead as ahead_module
@@ -313,13 +315,15 @@ def module_source(outdir: Path) -> str:
     return (outdir / "_modules" / "ahead" / "models.html").read_text()
 
 
-def test_the_worker_lexes_the_module_source_the_build_shows(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("line_numbers", [False, True])
+def test_the_worker_lexes_and_formats_the_module_source_the_build_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line_numbers: bool
 ) -> None:
-    """A clean build's highlighted module: lexed by the worker while pages are read, and
-    the same page the build makes when it lexes alone."""
+    """A clean build's highlighted module: lexed and formatted by the worker while pages
+    are read, as viewcode asks for it, and the same page the build makes alone."""
     build_pid = os.getpid()
     lexed_by_build: list[str] = []
+    formatted_by_build: list[object] = []
     lexed = highlighting._lexed
 
     def noting(lexer: Any, text: str) -> Any:
@@ -327,18 +331,28 @@ def test_the_worker_lexes_the_module_source_the_build_shows(
             lexed_by_build.append(text)
         return lexed(lexer, text)
 
+    def noting_format(tokens: Any, formatter: Any) -> Any:
+        if os.getpid() == build_pid:
+            formatted_by_build.append(formatter)
+        return pygments.format(tokens, formatter)
+
     monkeypatch.setattr(highlighting, "_lexed", noting)
-    project = write_boxes(tmp_path / "boxes")
+    pieces_formatter = SimpleNamespace(format=noting_format, __version__=pygments.__version__)
+    monkeypatch.setattr(highlighting, "pygments", pieces_formatter)
+    project = write_boxes(tmp_path / "boxes", f"viewcode_line_numbers = {line_numbers}\n")
     ahead = project.build("html", "-W", outdir=tmp_path / "ahead")
     assert ahead.returncode == 0, ahead.stderr
     assert not [text for text in lexed_by_build if "class Box" in text]
+    assert not formatted_by_build
 
     monkeypatch.setattr(prefetching, "AHEAD_MINIMUM", CLASSES + 1)
     alone = project.build("html", "-W", outdir=tmp_path / "alone")
     assert alone.returncode == 0, alone.stderr
     assert [text for text in lexed_by_build if "class Box" in text]
+    assert formatted_by_build
     assert module_source(ahead.outdir) == module_source(alone.outdir)
     assert '<span class="nc">Box3</span>' in module_source(ahead.outdir)
+    assert ('class="linenos"' in module_source(ahead.outdir)) is line_numbers
 
 
 WORKER_WATCH = """
