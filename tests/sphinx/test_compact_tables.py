@@ -20,6 +20,8 @@ from urllib.parse import urldefrag
 
 import pytest
 from docutils import nodes
+from hypothesis import given as for_any
+from hypothesis import strategies as st
 from sphinx import addnodes
 from sphinx.events import EventListener
 from sphinx.search import SearchLanguage
@@ -29,9 +31,11 @@ from sphinx.writers.html5 import HTML5Translator
 
 from refgen.config import settings_table
 from refgen.render import blocks as b
-from refgen.sphinx.compact_tables import ANCHORS, data_texts, expand, expand_tables
-from refgen.sphinx.html_tables import is_stock_writer
+from refgen.sphinx import html_tables
+from refgen.sphinx.compact_tables import ANCHORS, HEADER_ROW, data_texts, expand, expand_tables
+from refgen.sphinx.html_tables import TableWriter, is_stock_writer
 from refgen.sphinx.nodes import refgen_search_words, refgen_table
+from refgen.sphinx.private import TABLE_ROW_INDICES
 from refgen.testing import BuildResult, sphinx_build, write_scenario_project
 from tests.conftest import copy_docs
 from tests.html_helpers import read_html
@@ -455,3 +459,161 @@ def check_words_given(table: b.Table, texts: list[str], language: Any, given: li
     assert [str(text) for text in words.children] == given
     indexed = [word for text in words.children for word in language.split(str(text))]
     assert indexed == [word for text in texts for word in language.split(text)]
+
+
+CELLS_KEPT = """
+
+from pathlib import Path
+
+import refgen.sphinx.html_tables as html_tables
+
+_kept = {kept}
+
+
+def _report(app, exception):
+    cells = html_tables._written_cells.get(app.builder, {{}})
+    Path(app.outdir, "cells-kept.txt").write_text(str(len(cells)))
+    html_tables.MOST_CELLS_KEPT = _most
+
+
+def setup(app):
+    global _most
+    _most, html_tables.MOST_CELLS_KEPT = html_tables.MOST_CELLS_KEPT, _kept
+    app.connect("build-finished", _report)
+"""
+
+BOXES = '''
+    """Boxes."""
+
+    from dataclasses import dataclass
+{classes}
+'''
+
+BOX = '''
+
+    @dataclass(frozen=True, kw_only=True)
+    class Box{n}:
+        """Box {n}."""
+
+        side: float = 2.0
+        """Side."""
+        count: int = 3
+        """Boxes."""
+
+        @property
+        def volume(self) -> float:
+            """Volume of all boxes."""
+            return self.count * self.side**{power}
+'''
+
+BOX_REGISTRY = '''
+    from boxes.models import *
+
+
+    class Named:
+        """Named boxes."""
+{entries}
+'''
+
+
+def test_a_site_whose_cells_are_copied_is_the_site_whose_cells_are_written(tmp_path: Path) -> None:
+    """Elasticity tables repeat their cells (``1.00``, ``0``, ``n/a``): a build writes each
+    such cell once and copies it after, and its pages are those of a build that writes
+    every cell."""
+    classes = "".join(BOX.format(n=n, power=n % 3 + 1) for n in range(6))
+    entries = "".join(
+        f"        Small{n} = Box{n}(side=1.5)\n        Large{n} = Box{n}(side=3.0, count=0)\n"
+        for n in range(6)
+    )
+    built = {}
+    for kept in (1024, 0):
+        project = write_scenario_project(
+            tmp_path / str(kept),
+            "boxes",
+            {
+                "models": BOXES.format(classes=classes),
+                "registry": BOX_REGISTRY.format(entries=entries),
+            },
+            registry="registry.Named",
+            conf_extra=CELLS_KEPT.format(kept=kept),
+        )
+        result = project.build("html", "-W")
+        assert result.returncode == 0, result.stderr
+        built[kept] = result.outdir
+    copied, written = built[1024], built[0]
+    assert int((copied / "cells-kept.txt").read_text()) > 10
+    assert int((written / "cells-kept.txt").read_text()) == 0
+    assert not same_files(copied, written, "*.html")
+    page = (copied / "reference" / "boxes.models" / "Box1.html").read_text()
+    assert page.count('<td class="refgen-strong">') >= 2  # the same cell, more than once
+
+
+POOL: list[b.Cell] = [
+    (),
+    (b.text("required"),),
+    (b.text("a <b> & \"c\""),),
+    (b.Paragraph((b.Code("Q_(3,  'kW')"),)),),
+    (b.text(b.Figure("1", ".00", 2, 3)),),
+    (b.Paragraph((b.AnchorLink("m.C.peak_rate", "peak_rate"),)),),
+    (b.Paragraph((b.ObjectName("attribute", "m", "C.peak_rate"),)),),
+    (b.text("one"), b.text("two")),
+]
+CLASSES = [(), ("refgen-strong",), ("refgen-none",)]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> b.Table:
+    columns = draw(st.integers(1, 3))
+    rows = draw(st.integers(1, 4))
+    cell = st.sampled_from(POOL)
+    return b.Table(
+        header=tuple(draw(st.lists(cell, min_size=columns, max_size=columns))),
+        rows=tuple(
+            tuple(draw(st.lists(cell, min_size=columns, max_size=columns))) for _ in range(rows)
+        ),
+        stub_columns=draw(st.integers(0, columns)),
+        cell_classes=tuple(
+            tuple(draw(st.lists(st.sampled_from(CLASSES), max_size=columns))) for _ in range(rows)
+        ),
+    )
+
+
+def written_rows(tables: list[b.Table], builder: object) -> str:
+    """The rows of ``tables`` as Sphinx's HTML5 translator writes them, one table after the
+    other, in the build of ``builder``."""
+    translator = HTML5Translator.__new__(HTML5Translator)  # its writing methods, no document
+    translator.body, translator.builder = [], builder
+    translator.protect_literal_text, translator.in_mailto = 0, False
+    setattr(translator, TABLE_ROW_INDICES.name, [0])
+    for number, table in enumerate(tables):
+        cells = [cell for row in (table.header, *table.rows) for cell in row]
+        named = sum(
+            isinstance(inline, b.ObjectName)
+            for cell in cells
+            for block in cell
+            if isinstance(block, b.Paragraph)
+            for inline in block.inlines
+        )
+        node = refgen_table("", layout=table)
+        node[ANCHORS] = [f"t{number}-anchor{n}" for n in range(named)]
+        writer = TableWriter(translator, node)
+        stubs = [column < table.stub_columns for column in range(table.columns)]
+        writer._row(HEADER_ROW, table.header, stubs, ())
+        for row, cells in enumerate(table.rows):
+            writer._row(row, cells, stubs, ())
+    return "".join(translator.body)
+
+
+@for_any(st.lists(tables(), min_size=1, max_size=4))
+def test_a_cell_copied_is_the_cell_written(tables: list[b.Table]) -> None:
+    """Whatever cells a build wrote before, in whichever places: a cell it copies is the
+    cell it would write, and a row's object keeps its own anchor."""
+
+    class Build:
+        pass
+
+    copying = written_rows(tables, Build())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html_tables, "MOST_CELLS_KEPT", 0)
+        writing = written_rows(tables, Build())
+    assert copying == writing
