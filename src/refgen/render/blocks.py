@@ -163,8 +163,10 @@ class Markup:
 
     A page composed in another process (:mod:`refgen.sphinx.ahead`) comes back
     pickled, and a page's nodes need the markup only: a Markup is pickled as
-    its markup, which is smaller and quicker to load than the tree, and the
-    tree is read back from it only if asked for.
+    its markup, which is smaller and quicker to load than the tree. It holds
+    one of the two, whichever it was made from, and gives the other when asked:
+    the worker keeps the pages it composed until it gives their endings, and
+    keeping both would hold every drawing twice.
     """
 
     __slots__ = ("_element", "_markup", "classes", "searchable")
@@ -186,17 +188,17 @@ class Markup:
 
     @property
     def element(self) -> ET.Element:
-        if self._element is None:
-            assert self._markup is not None
-            self._element = parse(self._markup)
-        return self._element
+        if self._element is not None:
+            return self._element
+        assert self._markup is not None
+        return parse(self._markup)
 
     @property
     def markup(self) -> str:
-        if self._markup is None:
-            assert self._element is not None
-            self._markup = serialize(self._element)
-        return self._markup
+        if self._markup is not None:
+            return self._markup
+        assert self._element is not None
+        return serialize(self._element)
 
     def __reduce__(self) -> tuple[object, tuple[str, tuple[str, ...], bool]]:
         return (Markup._serialized, (self.markup, self.classes, self.searchable))

@@ -79,7 +79,8 @@ class LexedSource:
 
     source: str
     pieces: LexedPieces
-    html: str | None
+    html: bytes | None
+    """Compressed: it is held while every page is written."""
     linenos: str
 
 
@@ -283,7 +284,8 @@ def _lexed_source(bridge: PygmentsBridge, source: str, linenos: str) -> LexedSou
     in the build's own process of what it cannot highlight."""
     highlighter = ChunkedHighlighter(bridge, {source}, {})
     html = highlighter._in_pieces(source, {"linenos": linenos})
-    return LexedSource(source, highlighter.used, html, linenos)
+    compressed = zlib.compress(html.encode(), 1) if html is not None else None
+    return LexedSource(source, highlighter.used, compressed, linenos)
 
 
 _FORMATTED_AHEAD: weakref.WeakKeyDictionary[Sphinx, Formatted] = weakref.WeakKeyDictionary()
@@ -299,8 +301,7 @@ def store_lexed(app: Sphinx, lexed: Iterable[LexedSource]) -> None:
     for given in lexed:
         pieces.update(given.pieces)
         if given.html is not None:
-            html = zlib.compress(given.html.encode(), 1)
-            formatted[(given.source, given.linenos)] = (html, tuple(given.pieces))
+            formatted[(given.source, given.linenos)] = (given.html, tuple(given.pieces))
     if pieces:
         _store(Path(app.doctreedir) / CACHE_FILE, pieces)
     if formatted:
