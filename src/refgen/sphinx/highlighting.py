@@ -119,12 +119,15 @@ class ChunkedHighlighter:
     ) -> str:
         highlighted = None
         if source in self.texts and lang in {"python", "default"} and not opts and not args:
-            highlighted = self._in_pieces(source, kwargs)
+            highlighted = self.in_pieces(source, kwargs)
         if highlighted is None:
             return self.bridge.highlight_block(source, lang, opts, *args, **kwargs)
         return highlighted
 
-    def _in_pieces(self, source: str, kwargs: dict[str, Any]) -> str | None:
+    def in_pieces(self, source: str, kwargs: dict[str, Any]) -> str | None:
+        """``source`` highlighted with the formatter options ``kwargs``: as the worker
+        formatted it, or lexed a piece at a time here; None when it is Sphinx's to
+        highlight (options of the project's own, text not to be cut, an error token)."""
         if kwargs.keys() - {"linenos"}:
             return None  # an option of the project's own: Sphinx knows best
         ahead = self.formatted.pop((source, kwargs.get("linenos", "")), None)
@@ -283,7 +286,7 @@ def _lexed_source(bridge: PygmentsBridge, source: str, linenos: str) -> LexedSou
     """``source`` lexed in pieces and formatted; never by Sphinx's highlighter, which warns
     in the build's own process of what it cannot highlight."""
     highlighter = ChunkedHighlighter(bridge, {source}, {})
-    html = highlighter._in_pieces(source, {"linenos": linenos})
+    html = highlighter.in_pieces(source, {"linenos": linenos})
     compressed = zlib.compress(html.encode(), 1) if html is not None else None
     return LexedSource(source, highlighter.used, compressed, linenos)
 
