@@ -39,6 +39,7 @@ from refgen.sphinx.private import TABLE_ROW_INDICES
 from refgen.testing import BuildResult, sphinx_build, write_scenario_project
 from tests.conftest import copy_docs
 from tests.html_helpers import read_html
+from tests.unit.evaluate.test_ahead import write_boxes
 
 PAGE = "reference/refgen_scenarios.training/UpdateWorkingSetScenario"
 
@@ -482,61 +483,14 @@ def setup(app):
     app.connect("build-finished", _report)
 """
 
-BOXES = '''
-    """Boxes."""
-
-    from dataclasses import dataclass
-{classes}
-'''
-
-BOX = '''
-
-    @dataclass(frozen=True, kw_only=True)
-    class Box{n}:
-        """Box {n}."""
-
-        side: float = 2.0
-        """Side."""
-        count: int = 3
-        """Boxes."""
-
-        @property
-        def volume(self) -> float:
-            """Volume of all boxes."""
-            return self.count * self.side**{power}
-'''
-
-BOX_REGISTRY = '''
-    from boxes.models import *
-
-
-    class Named:
-        """Named boxes."""
-{entries}
-'''
-
 
 def test_a_site_whose_cells_are_copied_is_the_site_whose_cells_are_written(tmp_path: Path) -> None:
-    """Elasticity tables repeat their cells (``1.00``, ``0``, ``n/a``): a build writes each
+    """Elasticity tables repeat their cells (``1.00``, ``0``): a build writes each
     such cell once and copies it after, and its pages are those of a build that writes
     every cell."""
-    classes = "".join(BOX.format(n=n, power=n % 3 + 1) for n in range(6))
-    entries = "".join(
-        f"        Small{n} = Box{n}(side=1.5)\n        Large{n} = Box{n}(side=3.0, count=0)\n"
-        for n in range(6)
-    )
     built = {}
     for kept in (1024, 0):
-        project = write_scenario_project(
-            tmp_path / str(kept),
-            "boxes",
-            {
-                "models": BOXES.format(classes=classes),
-                "registry": BOX_REGISTRY.format(entries=entries),
-            },
-            registry="registry.Named",
-            conf_extra=CELLS_KEPT.format(kept=kept),
-        )
+        project = write_boxes(tmp_path / str(kept), CELLS_KEPT.format(kept=kept))
         result = project.build("html", "-W")
         assert result.returncode == 0, result.stderr
         built[kept] = result.outdir
@@ -544,7 +498,7 @@ def test_a_site_whose_cells_are_copied_is_the_site_whose_cells_are_written(tmp_p
     assert int((copied / "cells-kept.txt").read_text()) > 10
     assert int((written / "cells-kept.txt").read_text()) == 0
     assert not same_files(copied, written, "*.html")
-    page = (copied / "reference" / "boxes.models" / "Box1.html").read_text()
+    page = (copied / "reference" / "ahead.models" / "Box1.html").read_text()
     assert page.count('<td class="refgen-strong">') >= 2  # the same cell, more than once
 
 
