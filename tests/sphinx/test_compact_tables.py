@@ -32,7 +32,14 @@ from sphinx.writers.html5 import HTML5Translator
 from refgen.config import settings_table
 from refgen.render import blocks as b
 from refgen.sphinx import html_tables
-from refgen.sphinx.compact_tables import ANCHORS, HEADER_ROW, data_texts, expand, expand_tables
+from refgen.sphinx.compact_tables import (
+    ANCHORS,
+    HEADER_ROW,
+    data_texts,
+    expand,
+    expand_tables,
+    object_names,
+)
 from refgen.sphinx.html_tables import TableWriter, is_stock_writer
 from refgen.sphinx.nodes import refgen_search_words, refgen_table
 from refgen.sphinx.private import TABLE_ROW_INDICES
@@ -540,21 +547,15 @@ def written_rows(tables: list[b.Table], builder: object) -> str:
     translator.protect_literal_text, translator.in_mailto = 0, False
     setattr(translator, TABLE_ROW_INDICES.name, [0])
     for number, table in enumerate(tables):
-        cells = [cell for row in (table.header, *table.rows) for cell in row]
-        named = sum(
-            isinstance(inline, b.ObjectName)
-            for cell in cells
-            for block in cell
-            if isinstance(block, b.Paragraph)
-            for inline in block.inlines
-        )
+        rows = (table.header, *table.rows)
+        named = sum(1 for row in rows for cell in row for _ in object_names(cell))
         node = refgen_table("", layout=table)
         node[ANCHORS] = [f"t{number}-anchor{n}" for n in range(named)]
         writer = TableWriter(translator, node)
         stubs = [column < table.stub_columns for column in range(table.columns)]
         writer._row(HEADER_ROW, table.header, stubs, ())
-        for row, cells in enumerate(table.rows):
-            writer._row(row, cells, stubs, ())
+        for number_of_row, cells in enumerate(table.rows):
+            writer._row(number_of_row, cells, stubs, ())
     return "".join(translator.body)
 
 

@@ -158,8 +158,8 @@ class CodeBlock:
 
 
 class Markup:
-    """MathML or SVG, as an element tree of data, and that tree serialised by
-    :func:`refgen.render.markup.serialize` (the one escaping path), once.
+    """MathML or SVG: an element tree of data, or that tree as
+    :func:`refgen.render.markup.serialize` (the one escaping path) wrote it.
 
     A page composed in another process (:mod:`refgen.sphinx.ahead`) comes back
     pickled, and a page's nodes need the markup only: a Markup is pickled as

@@ -164,8 +164,6 @@ class TableWriter:
         self.tags: dict[tuple[str, tuple[str, ...], tuple[str, ...], int], str] = {}
         self.anchors = compact_tables.table_anchors(node)
         self.cells = _written_cells.setdefault(translator.builder, {})
-        self.named_an_object = False
-        """Whether the cell being written names a row's object (whose anchor is its own)."""
 
     def write(self) -> None:
         translator, layout = self.translator, self.layout
@@ -227,12 +225,11 @@ class TableWriter:
             self.body.append(found)
             return
         start = len(self.body)
-        self.named_an_object = False
         self.body.append(self._tag(tagname, extra, kinds, span))
         paragraphs = [block for block in cell if isinstance(block, b.Paragraph)]
         for paragraph in paragraphs:
             self._paragraph(paragraph, alone=len(paragraphs) == 1)
-        if keep and not self.named_an_object:
+        if keep and not any(compact_tables.object_names(cell)):  # a row's own anchor: never
             self.cells[key] = "".join(self.body[start:])
 
     def _paragraph(self, paragraph: b.Paragraph, alone: bool) -> None:
@@ -273,7 +270,6 @@ class TableWriter:
         """A row's object as the translator writes :func:`refgen.sphinx.nodes.object_name`:
         its index entry nothing, its target an empty ``span`` holding the id."""
         translator = self.translator
-        self.named_an_object = True
         self.body.append(self._tag("span", (refgen_nodes.OBJECT_CLASS,)))
         target = {"classes": [], "ids": [next(self.anchors)]}
         self.body.append(translator.starttag(target, "span", "", CLASS="target"))
