@@ -22,7 +22,8 @@ documenting its one module, all with the furo theme:
   ``:members:`` (undocumented members left out, as that option does);
 - autodoc + autosummary: one page per class, members and undocumented members.
 
-Each round builds every project from scratch (the last output moved aside and
+Each round builds every project from scratch, one right after the other and in
+the opposite order every other round (the last output moved aside and
 deleted at the end: see :class:`Trash`), then refgen again with nothing
 changed and after editing one property body of one class (documents re-read
 are counted from Sphinx's "reading sources... [..%] name" lines); the
@@ -308,24 +309,36 @@ class Round:
 def measure_round(
     projects: dict[str, Project], number: int, kinds: tuple[str, ...], repeat: int = 3
 ) -> Round:
+    """One round: every project's clean build, one right after the other, then each
+    project's rebuilds (nothing changed, one class edited, one helper edited).
+
+    The clean builds are compared with each other, so they run back to back, and in
+    the opposite order every other round: this host's speed drifts by the minute
+    (bench/RESULTS.md, stop 54), and a ratio of two builds a minute apart, always in
+    the same order, carries that drift.
+    """
     result = Round()
-    for kind, project in projects.items():
-        if kind not in kinds:
-            continue
-        builds = {"clean": project.clean()}
+    chosen = [kind for kind in projects if kind in kinds]
+    result.builds = {kind: {} for kind in chosen}  # reported in this order every round
+    for kind in chosen if number % 2 == 0 else reversed(chosen):
+        project = projects[kind]
+        result.builds[kind]["clean"] = project.clean()
         result.html[kind] = Html.of(project.out, kind)
-        if kind != "autosummary":
-            # automodule's: what Sphinx and the theme cost with nothing to read, the
-            # floor under any incremental build of the same library
-            builds["unchanged"] = project.build()
-            project.edit_one_class()
-            builds["incremental"] = project.build()
-            if kind == "refgen" and project.library.helper_edit is not None:
-                project.edit_one_helper()
-                builds["helper"] = project.build()
-        result.builds[kind] = builds
-        summary = ", ".join(f"{k} {v.seconds:.1f}s" for k, v in builds.items())
-        print(f"round {number + 1} {kind}: {summary}", flush=True)
+        print(f"round {number + 1} {kind}: clean {result.builds[kind]['clean'].seconds:.1f}s")
+    for kind in chosen:
+        if kind == "autosummary":
+            continue
+        project, builds = projects[kind], result.builds[kind]
+        # automodule's: what Sphinx and the theme cost with nothing to read, the
+        # floor under any incremental build of the same library
+        builds["unchanged"] = project.build()
+        project.edit_one_class()
+        builds["incremental"] = project.build()
+        if kind == "refgen" and project.library.helper_edit is not None:
+            project.edit_one_helper()
+            builds["helper"] = project.build()
+        rebuilds = ", ".join(f"{k} {v.seconds:.1f}s" for k, v in builds.items() if k != "clean")
+        print(f"round {number + 1} {kind}: {rebuilds}", flush=True)
     root = projects["refgen"].library.root
     result.import_seconds = timed([sys.executable, "-c", "import pkg.registry"], root, root, repeat)
     print(f"round {number + 1} import pkg.registry: {result.import_seconds:.2f}s", flush=True)
