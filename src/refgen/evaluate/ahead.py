@@ -14,7 +14,9 @@ analysis), so nothing is imported or analysed twice, and the child runs user
 code as the build would: through the same guarded calls, with the same time
 limits. The child runs ahead of the build as far as the pipe's buffer and
 the results the build has taken in allow: every result already sent is taken
-in whenever the build asks for one.
+in whenever the build asks for one. The pipe holds :data:`PIPE_BYTES` where the
+system lets it (Linux's default, 64 KiB, is four or five class pages), so the child
+goes on while the build reads pages that ask it for nothing.
 
 A fork copies only the thread that forks. A lock another thread held at that
 moment stays locked in the child for ever, so :func:`can_fork` refuses while
@@ -30,6 +32,7 @@ another process, such as a parallel Sphinx reader.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -59,6 +62,10 @@ NOT_GIVEN: Final = NotGiven()
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
 
+
+PIPE_BYTES = 2**20
+"""The pipe's buffer the build asks for: as much as Linux lets any process have by default
+(``/proc/sys/fs/pipe-max-size``). Sixty-odd class pages of the deep bench library."""
 
 MOST_HELD = 32 * 2**20
 """Bytes of results the build takes in ahead of asking for them; beyond it, the child waits
@@ -100,6 +107,7 @@ class AheadWorker(Generic[K, R]):
         self._owner = os.getpid()
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
+        _enlarge(self._receiver)
         self._process = context.Process(
             target=_compute_all, args=(compute, self.keys, sender), daemon=True
         )
@@ -186,6 +194,14 @@ class AheadWorker(Generic[K, R]):
             self._process.kill()
         self._process.join(timeout=5)
         self._receiver.close()
+
+
+def _enlarge(pipe: Connection) -> None:
+    """Ask for a pipe buffer of :data:`PIPE_BYTES` (the system's default stays when refused)."""
+    with contextlib.suppress(ImportError, AttributeError, OSError):  # not Linux, or refused
+        import fcntl  # not on Windows, where refgen never forks
+
+        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
 def _compute_all(compute: Callable[[K], R], keys: list[K], sender: Connection) -> None:

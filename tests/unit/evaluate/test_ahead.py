@@ -484,6 +484,27 @@ def square(number: int) -> int:
     return number * number
 
 
+def large_result_noting_the_last(marker: str, last: int, key: int) -> bytes:
+    if key == last:
+        Path(marker).touch()
+    return bytes(40_000)
+
+
+def test_the_child_runs_ahead_of_a_build_that_takes_nothing_yet(tmp_path: Path) -> None:
+    """Eight results of 40 kB, none taken: the child computes the last one all the same,
+    as it must while the build reads pages that ask it for nothing. (Failed with the
+    system's default pipe buffer of 64 KiB: the child waited to send the second.)"""
+    marker = tmp_path / "last computed"
+    compute = functools.partial(large_result_noting_the_last, str(marker), 7)
+    worker = AheadWorker(compute, range(8), PATIENCE)
+    try:
+        worker._process.join(timeout=PATIENCE)  # it ends once it has sent everything
+        assert marker.exists()
+        assert all(worker.take(key) == bytes(40_000) for key in range(8))
+    finally:
+        worker.close()
+
+
 def test_results_come_in_any_order_asked_and_each_once() -> None:
     worker = AheadWorker(square, [1, 2, 3, 2], PATIENCE)
     try:
