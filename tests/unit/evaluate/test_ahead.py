@@ -27,6 +27,7 @@ from refgen.sphinx import ahead as prefetching
 from refgen.sphinx import highlighting
 from refgen.testing import ScenarioProject, write_scenario_project
 from tests.html_helpers import read_html, section, text
+from tests.sphinx.test_incremental import READING
 
 pytestmark = pytest.mark.skipif(not FORK_AVAILABLE, reason="the worker forks (Linux only)")
 
@@ -503,6 +504,19 @@ def test_the_child_runs_ahead_of_a_build_that_takes_nothing_yet(tmp_path: Path) 
         assert all(worker.take(key) == bytes(40_000) for key in range(8))
     finally:
         worker.close()
+
+
+def test_pages_that_show_no_figures_are_read_first(tmp_path: Path) -> None:
+    """While the worker computes the first classes' figures, the build reads the registry,
+    helper and index pages; the class and category pages follow in Sphinx's order."""
+    project = write_boxes(tmp_path / "boxes")
+    result = project.build("html", "-W")
+    assert result.returncode == 0, result.stderr
+    order = READING.findall(result.stdout)
+    first = ["reference/helpers/ahead.models", "reference/index", "reference/registry"]
+    assert order[:3] == first
+    assert order[3:] == sorted(order[3:]) == sorted(set(order) - set(first))
+    assert {"index", "reference/ahead.models/Box0", "reference/ahead.models/index"} < set(order)
 
 
 def test_results_come_in_any_order_asked_and_each_once() -> None:
