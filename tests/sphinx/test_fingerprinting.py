@@ -1,4 +1,4 @@
-"""A fresh build takes its pages' fingerprints in a fork, beside the build
+"""A fresh build takes its pages' fingerprints beside the build, in its worker or in a fork
 (:mod:`refgen.sphinx.fingerprinting`): the same fingerprints the build would take, of
 the files as the build imported them, taken by the build itself when the fork fails."""
 
@@ -20,6 +20,7 @@ from refgen.sphinx import fingerprinting
 from refgen.sphinx.state import STATE
 from refgen.testing import BuildResult, ScenarioProject
 from tests.sphinx.test_incremental import chain_value, reread, touch_edit, write_chain
+from tests.unit.evaluate.test_ahead import write_boxes
 
 pytestmark = pytest.mark.skipif(not FORK_AVAILABLE, reason="the fingerprints fork (Linux only)")
 
@@ -196,3 +197,58 @@ def setup(app):
     failed = project.build("html", "-v")
     assert failed.returncode != 0
     assert multiprocessing.active_children() == []
+
+
+def fingerprints_for_the_next_build(project: ScenarioProject) -> dict[str, str | None]:
+    """The fingerprints the next build compares with: its records', given those the last
+    build kept in a file of their own."""
+    doctrees = project.root / "_build" / "html" / ".doctrees"
+    state = getattr(pickle.loads((doctrees / "environment.pickle").read_bytes()), STATE)
+    fingerprinting.restore_fingerprints(state, doctrees)
+    return {docname: record.fingerprint for docname, record in state.pages.items()}
+
+
+def test_the_worker_fingerprints_a_fresh_build_once_its_pages_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a worker computing the figures, it takes the fingerprints too, after them (no
+    process of their own); the next build compares with the same fingerprints the build
+    takes alone, and with nothing changed it neither reads nor composes a page."""
+    project = write_boxes(tmp_path / "boxes")
+    first = build(project)
+    assert FORKED not in first.stdout
+    assert set(kept_fingerprints(project).values()) == {""}  # pickled before they came
+    given = fingerprints_for_the_next_build(project)
+    shutil.rmtree(project.root / "_build")
+    with monkeypatch.context() as patched:
+        patched.setattr(fingerprinting, "_may_fork", lambda app: False)
+        build(project)
+    assert given == kept_fingerprints(project)
+    assert all(given.values()) and len(set(given.values())) == len(given)
+
+    shutil.rmtree(project.root / "_build")
+    build(project)
+    log = tmp_path / "computed.log"
+    monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
+    again = build(project)
+    assert reread(again) == set()
+    assert not log.exists()  # no figure computed: no page composed again
+
+
+def test_without_the_fingerprints_file_the_next_build_composes_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file of the worker's fingerprints lost: the next build trusts no page, composes
+    each again to see whether it changed, and reads again only those that did."""
+    project = write_boxes(tmp_path / "boxes")
+    build(project)
+    (project.root / "_build" / "html" / ".doctrees" / fingerprinting.FINGERPRINTS).unlink()
+    log = tmp_path / "computed.log"
+    monkeypatch.setenv("AHEAD_TEST_LOG", str(log))
+    touch_edit(project.module_path("models"), "Box number 0.", "Box number 0, edited.")
+    again = build(project)
+    assert log.exists()  # the pages composed again, to see whether they changed
+    # The class's page, and its category's, which shows its summary.
+    assert reread(again) == {"reference/ahead.models/Box0", "reference/ahead.models/index"}
+    page = again.outdir / "reference" / "ahead.models" / "Box0.html"
+    assert "Box number 0, edited." in page.read_text()

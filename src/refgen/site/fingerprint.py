@@ -119,18 +119,27 @@ class ForkedFingerprints:
         return self.worker.pid
 
     def _in_fork(self, _key: str) -> Fingerprints:
-        self.site.project.progress = no_progress  # progress lines are the build's alone
         # Wanted only once every page is read: the core is the worker's computing figures
         # first, which the build waits for (bench/RESULTS.md).
         with contextlib.suppress(OSError):
             os.nice(10)
+        return self.taken_elsewhere()
+
+    def taken_elsewhere(self) -> Fingerprints:
+        """The fingerprints, taken in a process forked from the build: this one's fork, or
+        the build's worker once its other work is done."""
+        self.site.project.progress = no_progress  # progress lines are the build's alone
+        return self.site.take_fingerprints(self.pages)
+
+    def taken_here(self) -> Fingerprints:
+        """The fingerprints, taken in the build from the snapshot (no process gave them)."""
         return self.site.take_fingerprints(self.pages)
 
     def take(self) -> Fingerprints:
         """The fork's fingerprints, waited for; taken here when it gives none."""
         found = self.worker.take(self.KEY) if self.worker is not None else None
         self.close()
-        return found if isinstance(found, Fingerprints) else self.site.take_fingerprints(self.pages)
+        return found if isinstance(found, Fingerprints) else self.taken_here()
 
     def receive_ready(self) -> None:
         """Take in what the fork has sent, without waiting: a fork done with its work then

@@ -39,6 +39,7 @@ from refgen.project import Project
 from refgen.render.downloads import RenderedEntry
 from refgen.site import compose
 from refgen.site.compose import ComposedPage, RecordedPage
+from refgen.site.fingerprint import Fingerprints
 from refgen.site.plan import PlannedPage
 from refgen.sphinx.highlighting import LexedSource
 
@@ -64,13 +65,18 @@ class EndingOf:
 
 
 @dataclass(frozen=True)
+class PagesFingerprinted:
+    """What to compute ahead, once every page is ended: the pages' fingerprints."""
+
+
+@dataclass(frozen=True)
 class LexedModule:
     """What to compute ahead: the text of the module ``name`` lexed in pieces."""
 
     name: str
 
 
-AheadKey = FiguresOf | EndingOf | LexedModule
+AheadKey = FiguresOf | EndingOf | PagesFingerprinted | LexedModule
 
 
 @dataclass(frozen=True)
@@ -96,7 +102,7 @@ class PageEnding:
     downloads: tuple[RenderedEntry, ...]
 
 
-AheadResult = Figures | PageEnding | LexedSource
+AheadResult = Figures | PageEnding | Fingerprints | LexedSource
 
 
 class Prefetcher:
@@ -115,17 +121,23 @@ class Prefetcher:
         self._composed: dict[str, ComposedPage] = {}
         """In the worker: the class pages it composed, until it gives their endings."""
         self._endings_later = True
+        self._fingerprinting: Callable[[], Fingerprints] | None = None
+        """The job that takes the pages' fingerprints, until they are taken."""
+        self._fingerprints: Fingerprints | None = None
+        """The fingerprints the worker gave, once taken."""
 
     def start(
         self,
         class_pages: Mapping[str, tuple[PlannedPage, str]],
         lexing: Mapping[str, Callable[[], LexedSource]],
         endings_later: bool = True,
+        fingerprinting: Callable[[], Fingerprints] | None = None,
     ) -> AheadWorker[AheadKey, AheadResult | None] | None:
         """Fork a worker computing the :class:`Figures` of the classes of ``class_pages``
         (dotted path -> the page and the path of its stub, in the order they will be
         read), then (``endings_later``) the endings of their pages, then running the
-        ``lexing`` jobs (module name -> job); None when a worker would not pay."""
+        ``fingerprinting`` job and the ``lexing`` jobs (module name -> job); None when a
+        worker would not pay."""
         self._close_worker()
         wanted = [
             FiguresOf(s.qualname)
@@ -141,7 +153,9 @@ class Prefetcher:
         # into it again and again; the build then does the rest itself.
         patience = 2 * self.project.settings.eval_timeout + 10
         endings = [EndingOf(key.qualname) for key in wanted] if endings_later else []
-        keys: list[AheadKey] = [*wanted, *endings, *map(LexedModule, self._lexing)]
+        self._fingerprinting = fingerprinting
+        fingerprints = [PagesFingerprinted()] if fingerprinting is not None else []
+        keys: list[AheadKey] = [*wanted, *endings, *fingerprints, *map(LexedModule, self._lexing)]
         self.worker = AheadWorker(self._compute, keys, patience)
         return self.worker
 
@@ -152,6 +166,9 @@ class Prefetcher:
             return self._lexing[key.name]()
         if isinstance(key, EndingOf):
             return self._ending(key.qualname)
+        if isinstance(key, PagesFingerprinted):
+            assert self._fingerprinting is not None  # asked for only with a job
+            return self._fingerprinting()
         project = self.project
         scenario = project.scenario_named(key.qualname)
         if isinstance(scenario, str):
@@ -232,8 +249,23 @@ class Prefetcher:
         return taken
 
     def work_left(self) -> bool:
-        """Whether a running worker has endings or modules to give that are not taken."""
-        return self.worker is not None and bool(self._lexing or self._unended)
+        """Whether a running worker has endings, fingerprints or modules to give that are
+        not taken."""
+        pending = self._lexing or self._unended or self._fingerprinting
+        return self.worker is not None and bool(pending)
+
+    def takes_fingerprints(self) -> bool:
+        """Whether the running worker was given the job of fingerprinting the pages."""
+        return self.worker is not None and self._fingerprinting is not None
+
+    def take_fingerprints(self) -> Fingerprints | None:
+        """The fingerprints the worker took, waited for; None when it gave none, or was
+        given no such job. Taken once, and kept after the worker stops."""
+        if self.worker is not None and self._fingerprinting is not None:
+            found = self.worker.take(PagesFingerprinted())
+            self._fingerprints = found if isinstance(found, Fingerprints) else None
+            self._fingerprinting = None
+        return self._fingerprints
 
     def has_given_all(self) -> bool:
         """Whether the worker has sent everything it was asked for (or stopped)."""
@@ -256,6 +288,7 @@ class Prefetcher:
             self.worker.close()
             self.worker = None
         self._lexing = {}
+        self._fingerprinting = None  # fingerprints it gave were taken; others are taken here
 
 
 def shown_modules(pages: Iterable[PlannedPage]) -> list[str]:

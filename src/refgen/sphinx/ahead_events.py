@@ -77,40 +77,45 @@ def take_in_what_was_sent(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """``env-before-read-docs``: start the worker on the class pages about to be read."""
+    """``env-before-read-docs``: start the worker on the class pages about to be read; in a
+    fresh build it then fingerprints the pages, or, without a worker, a process of its
+    own does (:mod:`refgen.sphinx.fingerprinting`)."""
     # Parsed files are let go only now: ``env-get-outdated`` composes the pages whose
     # fingerprint changed, and a class reached through its entries alone is analysed
     # there for the first time (parsing the 600-class module again cost 0.25 s).
-    fingerprinting.start_fingerprinting(app)  # with the syntax trees: it walks them again
     project_of(env).release_syntax_trees()
     state = build_state(env)
-    if state.ahead is None:
-        return
     planned = state.planned
     read = [planned[docname][0] for docname in docnames if docname in planned]
-    _start(app, read, [page for page, _fingerprint in planned.values()])
+    if not _start(app, read, [page for page, _fingerprint in planned.values()]):
+        fingerprinting.start_fingerprinting(app)
 
 
-def _start(app: Sphinx, read: Sequence[PlannedPage], planned: Sequence[PlannedPage]) -> None:
-    """The worker on the class pages of ``read``, in that order, then on the modules the
-    pages of ``planned`` document."""
+def _start(app: Sphinx, read: Sequence[PlannedPage], planned: Sequence[PlannedPage]) -> bool:
+    """The worker on the class pages of ``read``, in that order, then on the fingerprints
+    of a fresh build and the modules the pages of ``planned`` document; whether it
+    started."""
     env = app.env
-    prefetcher = build_state(env).ahead
+    state = build_state(env)
+    prefetcher = state.ahead
     if app.parallel > 1 or prefetcher is None:
-        return  # Sphinx's readers use the other cores
+        return False  # Sphinx's readers use the other cores
     class_pages = {  # class -> its page and the stub Sphinx reads for it
         page.argument: (page, env.doc2path(page.docname).as_posix())
         for page in read
         if page.kind == "scenario"
     }
     lexing = highlighting.lexing_jobs(app, project_of(env), ahead.shown_modules(planned))
-    worker = prefetcher.start(class_pages, lexing)
+    pending = state.fingerprinting
+    job = pending.taken_elsewhere if pending is not None else None
+    worker = prefetcher.start(class_pages, lexing, fingerprinting=job)
     if worker is not None:
         logger.verbose(
             "[refgen] figures of %d classes computed ahead in process %s",
             len(worker.keys),
             worker.pid,
         )
+    return worker is not None
 
 
 def compose_early(
@@ -175,5 +180,6 @@ def stop_at_the_end(app: Sphinx, exception: BaseException | None) -> None:
 
 def _store_and_stop(app: Sphinx, prefetcher: ahead.Prefetcher) -> None:
     finishing.take_every_ending(app)
+    prefetcher.take_fingerprints()  # kept until the build ends
     highlighting.store_lexed(app, prefetcher.take_lexed())
     prefetcher.stop()

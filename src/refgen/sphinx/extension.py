@@ -98,6 +98,7 @@ def _generate_pages(app: Sphinx) -> None:
     state = build_state(app.env)
     state.start_build(project, ahead.Prefetcher(project))
     finishing.restore_endings(state, Path(app.doctreedir))
+    fingerprinting.restore_fingerprints(state, Path(app.doctreedir))
     memory.freeze_what_sphinx_loaded()
     loading_problems = project.load()
     memory.freeze_what_lives_on()  # the library and its registry
@@ -328,6 +329,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", navigation.write_shared_navigation)
     app.connect("write-started", exports.start_markdown_files)
     app.connect("build-finished", finishing.end_every_page)
+    app.connect("build-finished", fingerprinting.keep_fingerprints_given_later)
     app.connect("build-finished", exports.write_exports)
     app.connect("write-started", memory.freeze_what_was_read)
     app.connect("doctree-resolved", memory.take_apart_written_doctree, priority=900)

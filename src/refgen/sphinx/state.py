@@ -96,6 +96,9 @@ class BuildState:
     endings_token: str = ""
     """The token of the file that ends the records pickled unended
     (:mod:`refgen.sphinx.finishing`)."""
+    fingerprints_token: str = ""
+    """The token of the file that gives the records pickled with unknown fingerprints
+    theirs (:mod:`refgen.sphinx.fingerprinting`)."""
     settings_changes: int = 0
     """How many builds found Sphinx's settings of the environment changed (Sphinx then
     reads and writes every page): part of every page's layout
