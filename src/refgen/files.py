@@ -3,8 +3,10 @@ versions of what made them; and files written by a thread while the build goes o
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import os
+import pickle
 import queue
 import tempfile
 import threading
@@ -26,6 +28,24 @@ def replace_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def keep_under_token(path: Path, token: str, kept: dict[str, object]) -> None:
+    """``kept`` pickled to ``path`` under ``token`` (which the build that reads it back holds
+    elsewhere); nothing is kept when it cannot be written."""
+    data = pickle.dumps((token, kept), pickle.HIGHEST_PROTOCOL)
+    with contextlib.suppress(OSError):
+        replace_atomically(path, data)
+
+
+def kept_under_token(path: Path, token: str) -> dict[object, object]:
+    """What :func:`keep_under_token` kept in ``path`` under ``token``; empty from a file
+    that is missing, damaged, of another build or of another shape."""
+    try:
+        kept, found = pickle.loads(path.read_bytes())
+    except Exception:
+        return {}
+    return found if kept == token and isinstance(found, dict) else {}
 
 
 def installed_version(distribution: str) -> str:

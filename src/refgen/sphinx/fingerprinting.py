@@ -39,8 +39,6 @@ leaves the build to take them from the snapshot itself.
 
 from __future__ import annotations
 
-import contextlib
-import pickle
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,7 +48,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from refgen.evaluate.ahead import can_fork
-from refgen.files import replace_atomically
+from refgen.files import keep_under_token, kept_under_token
 from refgen.site.fingerprint import Fingerprints, ForkedFingerprints, SiteIndex
 from refgen.site.plan import PlannedPage
 from refgen.sphinx import records
@@ -125,10 +123,9 @@ def keep_fingerprints_given_later(app: Sphinx, exception: BaseException | None) 
     found = _reported(env, given if given is not None else pending.taken_here())
     pages = list(pending.pages)
     _note(env, state, pages, found)
-    kept = {page.docname: found[page.docname] for page in pages if page.docname in found}
-    data = pickle.dumps((state.fingerprints_token, kept), pickle.HIGHEST_PROTOCOL)
-    with contextlib.suppress(OSError):  # without it, those pages are composed again
-        replace_atomically(Path(app.doctreedir) / FINGERPRINTS, data)
+    kept: dict[str, object] = {p.docname: found[p.docname] for p in pages if p.docname in found}
+    # Without the file, those pages are composed again.
+    keep_under_token(Path(app.doctreedir) / FINGERPRINTS, state.fingerprints_token, kept)
 
 
 def restore_fingerprints(state: BuildState, doctreedir: Path) -> None:
@@ -143,15 +140,9 @@ def restore_fingerprints(state: BuildState, doctreedir: Path) -> None:
 
 
 def _load(path: Path, token: str) -> dict[str, str]:
-    """The fingerprints kept in ``path`` under ``token``; none from a file that is missing,
-    damaged, of another build or of another shape."""
-    try:
-        kept, found = pickle.loads(path.read_bytes())
-    except Exception:
-        return {}
-    if kept != token or not isinstance(found, dict):
-        return {}
-    return {d: f for d, f in found.items() if isinstance(d, str) and isinstance(f, str)}
+    """The fingerprints kept in ``path`` under ``token``."""
+    found = kept_under_token(path, token).items()
+    return {d: f for d, f in found if isinstance(d, str) and isinstance(f, str)}
 
 
 def _note(

@@ -22,8 +22,6 @@ again here from the figures the build already holds.
 
 from __future__ import annotations
 
-import contextlib
-import pickle
 import secrets
 from pathlib import Path
 from typing import TypeGuard
@@ -31,7 +29,7 @@ from typing import TypeGuard
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from refgen.files import replace_atomically
+from refgen.files import keep_under_token, kept_under_token
 from refgen.render.downloads import RenderedEntry
 from refgen.site.compose import recorded_page
 from refgen.sphinx.ahead import PageEnding
@@ -106,9 +104,7 @@ def _keep_endings(state: BuildState, doctreedir: Path) -> None:
         record = state.pages.get(docname)
         if record is not None and record.digest is not None and record.markdown is not None:
             kept[docname] = (record.digest, record.markdown, record.downloads)
-    data = pickle.dumps((state.endings_token, kept), pickle.HIGHEST_PROTOCOL)
-    with contextlib.suppress(OSError):  # without it, those pages are read again
-        replace_atomically(doctreedir / ENDINGS, data)
+    keep_under_token(doctreedir / ENDINGS, state.endings_token, dict(kept))  # or read again
     state.unended_when_pickled = frozenset()
 
 
@@ -142,12 +138,7 @@ def restore_endings(state: BuildState, doctreedir: Path) -> None:
 def _load_endings(path: Path, token: str) -> Endings:
     """The endings kept in ``path`` under ``token``; none from a file that is missing,
     damaged, of another build or of another shape."""
-    try:
-        kept, found = pickle.loads(path.read_bytes())
-    except Exception:
-        return {}
-    if kept != token or not isinstance(found, dict):
-        return {}
+    found = kept_under_token(path, token)
     return {
         docname: ending
         for docname, ending in found.items()
