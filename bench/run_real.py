@@ -324,7 +324,8 @@ def measure_round(
         project = projects[kind]
         result.builds[kind]["clean"] = project.clean()
         result.html[kind] = Html.of(project.out, kind)
-        print(f"round {number + 1} {kind}: clean {result.builds[kind]['clean'].seconds:.1f}s")
+        clean = result.builds[kind]["clean"].seconds
+        print(f"round {number + 1} {kind}: clean {clean:.1f}s", flush=True)
     for kind in chosen:
         if kind == "autosummary":
             continue

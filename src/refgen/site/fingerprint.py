@@ -129,7 +129,7 @@ class ForkedFingerprints:
         """The fingerprints, taken in a process forked from the build: this one's fork, or
         the build's worker once its other work is done."""
         self.site.project.progress = no_progress  # progress lines are the build's alone
-        return self.site.take_fingerprints(self.pages)
+        return self.taken_here()
 
     def taken_here(self) -> Fingerprints:
         """The fingerprints, taken in the build from the snapshot (no process gave them)."""

@@ -271,6 +271,11 @@ class Prefetcher:
         """Whether the worker has sent everything it was asked for (or stopped)."""
         return self.worker is None or self.worker.has_given_all()
 
+    def receive_ready(self) -> None:
+        """Take in what the worker has sent, without waiting: a full pipe would hold it
+        back while the build reads pages that ask it for nothing."""
+        self.has_given_all()
+
     def take_lexed(self) -> list[LexedSource]:
         """Every module the worker lexed, waiting for the jobs it has not finished."""
         if self.worker is None:

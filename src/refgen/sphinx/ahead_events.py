@@ -73,7 +73,7 @@ def take_in_what_was_sent(app: Sphinx, doctree: nodes.document) -> None:
     """``doctree-read``: what the worker has sent so far, taken in without waiting."""
     prefetcher = build_state(app.env).ahead
     if prefetcher is not None:
-        prefetcher.has_given_all()
+        prefetcher.receive_ready()
 
 
 def compute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
