@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from medians import median_interval
 from real_library import write_automodule_docs, write_library, write_refgen_docs
 from run_real import Build, Trash, sphinx
 
@@ -102,7 +103,10 @@ def report(rounds: list[dict[str, float]]) -> str:
     def ratios(top: str, bottom: str, less: str | None = None) -> list[float]:
         return [(r[top] - (r[less] if less else 0)) / r[bottom] for r in rounds]
 
-    lines = ["| measure | median | each round |", "|---|---|---|"]
+    lines = [
+        "| measure | median | 95 % interval of the median | each round |",
+        "|---|---|---|---|",
+    ]
     for label, values in (
         ("replay (Sphinx alone, refgen's doctrees) / automodule", ratios("replay", "automodule")),
         (
@@ -113,7 +117,9 @@ def report(rounds: list[dict[str, float]]) -> str:
         ("refgen clean / automodule", ratios("refgen", "automodule")),
     ):
         each = ", ".join(f"{v:.2f}" for v in values)
-        lines.append(f"| {label} | **{statistics.median(values):.2f}** | {each} |")
+        low, high = median_interval(values)
+        median = statistics.median(values)
+        lines.append(f"| {label} | **{median:.2f}** | {low:.2f}-{high:.2f} | {each} |")
     seconds = ", ".join(
         f"{kind} {statistics.median(r[kind] for r in rounds):.2f}"
         for kind in ("refgen", "automodule", "replay", "unpickle")
