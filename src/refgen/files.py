@@ -12,6 +12,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def replace_atomically(path: Path, data: bytes) -> None:
@@ -30,7 +31,7 @@ def replace_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-def keep_under_token(path: Path, token: str, kept: dict[str, object]) -> None:
+def keep_under_token(path: Path, token: str, kept: dict[str, Any]) -> None:
     """``kept`` pickled to ``path`` under ``token`` (which the build that reads it back holds
     elsewhere); nothing is kept when it cannot be written."""
     data = pickle.dumps((token, kept), pickle.HIGHEST_PROTOCOL)

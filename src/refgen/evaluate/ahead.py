@@ -160,6 +160,13 @@ class AheadWorker(Generic[K, R]):
         self._receive_ready()
         return self._done or all(key in self._results for key in self._expected)
 
+    def receive_ready(self) -> None:
+        """Take in what the child has sent so far, without waiting (in the process that
+        started it only): a child done with its work then ends, and one with more to do
+        is not held back by a full pipe while nobody asks it for anything."""
+        if os.getpid() == self._owner:
+            self._receive_ready()
+
     def _receive_ready(self) -> None:
         """Every result the child has sent so far, up to :data:`MOST_HELD` bytes: a full
         pipe would hold the child back until the build next asks for a result it has not

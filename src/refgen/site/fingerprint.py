@@ -145,7 +145,7 @@ class ForkedFingerprints:
         """Take in what the fork has sent, without waiting: a fork done with its work then
         ends, rather than wait for the build to read its answer."""
         if self.worker is not None:
-            self.worker.has_given_all()
+            self.worker.receive_ready()
 
     def close(self) -> None:
         if self.worker is not None:

@@ -274,7 +274,8 @@ class Prefetcher:
     def receive_ready(self) -> None:
         """Take in what the worker has sent, without waiting: a full pipe would hold it
         back while the build reads pages that ask it for nothing."""
-        self.has_given_all()
+        if self.worker is not None:
+            self.worker.receive_ready()
 
     def take_lexed(self) -> list[LexedSource]:
         """Every module the worker lexed, waiting for the jobs it has not finished."""

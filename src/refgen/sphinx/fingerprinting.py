@@ -123,7 +123,7 @@ def keep_fingerprints_given_later(app: Sphinx, exception: BaseException | None) 
     found = _reported(env, given if given is not None else pending.taken_here())
     pages = list(pending.pages)
     _note(env, state, pages, found)
-    kept: dict[str, object] = {p.docname: found[p.docname] for p in pages if p.docname in found}
+    kept = {p.docname: found[p.docname] for p in pages if p.docname in found}
     # Without the file, those pages are composed again.
     keep_under_token(Path(app.doctreedir) / FINGERPRINTS, state.fingerprints_token, kept)
 

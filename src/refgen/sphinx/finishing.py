@@ -104,7 +104,7 @@ def _keep_endings(state: BuildState, doctreedir: Path) -> None:
         record = state.pages.get(docname)
         if record is not None and record.digest is not None and record.markdown is not None:
             kept[docname] = (record.digest, record.markdown, record.downloads)
-    keep_under_token(doctreedir / ENDINGS, state.endings_token, dict(kept))  # or read again
+    keep_under_token(doctreedir / ENDINGS, state.endings_token, kept)  # or read again
     state.unended_when_pickled = frozenset()
 
 
